@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Common definitions for the project's scripts.  Sourced, not executed.
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+PROG=${PROG:-$(basename "$0")}
+
+# Paths (all overridable from the environment; relative paths are taken
+# relative to the project root).
+abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$ROOT/$1" ;; esac; }
+TREE=$(abspath "${TREE:-build/linux}")               # series work tree (git)
+UPSTREAM_SRC=$(abspath "${UPSTREAM_SRC:-build/linux-source-6.12}")  # pristine
+PREFIX_TREE=$(abspath "${PREFIX_TREE:-build/prefix}") # worktree for prefixes
+OBJ_ROOT=$(abspath "${OBJ_ROOT:-build/obj}")
+LOG_DIR=$(abspath "${LOG_DIR:-build/logs}")
+RESULTS_ROOT=$(abspath "${RESULTS_ROOT:-build/results}")
+PATCHES=$(abspath "${PATCHES:-patches}")
+JOBS=${JOBS:-2}
+
+BASE_PKG=linux-source-6.12
+BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+BASE_VERSION=$(cat "$ROOT/config/base.version")
+BASE_SHA256=$(cut -d' ' -f1 "$ROOT/config/base.sha256")
+# The five upstream files the base-preparation step deletes (clean room:
+# the series never carries upstream's deadline implementation text).
+BASE_DELETED_FILES="kernel/sched/deadline.c kernel/sched/cpudeadline.c
+kernel/sched/cpudeadline.h include/linux/sched/deadline.h
+Documentation/scheduler/sched-deadline.rst"
+# Identity and date used for the deterministic base commit and for the
+# commits `git am` makes (so the same patches give the same tree hashes).
+TREE_NAME="Seed ab62ed4c maintainers"
+TREE_EMAIL="maintainers@users.noreply.a-seed-ab62ed4c.example"
+TREE_DATE="2000-01-01T00:00:00Z"
+
+say()  { printf '%s: %s\n' "$PROG" "$*"; }
+warn() { printf '%s: WARNING: %s\n' "$PROG" "$*" >&2; }
+die()  { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
+
+now() { date +%s; }
+elapsed() { local s=$(( $(now) - $1 )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+
+# run_logged LOG DESCRIPTION CMD...: run CMD with its output appended to
+# LOG, print a phase line, a progress line every 30 s (the log's last line)
+# and, on failure, the tail of the log.  Returns CMD's status.
+run_logged() {
+	local log=$1 desc=$2 t0 pid rc
+	shift 2
+	mkdir -p "$(dirname "$log")"
+	t0=$(now)
+	say "$desc (log: $log)"
+	printf '\n==== %s: %s\n==== %s\n' "$(date -u +%FT%TZ)" "$desc" "$*" >>"$log"
+	"$@" >>"$log" 2>&1 &
+	pid=$!
+	(
+		while sleep 30; do
+			kill -0 "$pid" 2>/dev/null || exit 0
+			printf '%s:   ... %s: %s\n' "$PROG" "$(elapsed "$t0")" \
+				"$(tail -n 1 "$log" | cut -c1-100)"
+		done
+	) &
+	local ticker=$!
+	rc=0
+	wait "$pid" || rc=$?
+	kill "$ticker" 2>/dev/null || true
+	wait "$ticker" 2>/dev/null || true
+	if [ "$rc" -ne 0 ]; then
+		printf '%s: FAILED (%s, status %d): %s; last lines of %s:\n' \
+			"$PROG" "$(elapsed "$t0")" "$rc" "$desc" "$log" >&2
+		tail -n 30 "$log" | sed 's/^/    /' >&2
+	else
+		say "  done in $(elapsed "$t0")"
+	fi
+	return "$rc"
+}
+
+# usage_from_header: print the comment block at the top of the script.
+usage_from_header() {
+	sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$0"
+}
+want_help() {
+	case ${1:-} in -h|--help|help) usage_from_header; exit 0 ;; esac
+}
