@@ -79,3 +79,48 @@ usage_from_header() {
 want_help() {
 	case ${1:-} in -h|--help|help) usage_from_header; exit 0 ;; esac
 }
+
+# ---- patch series helpers ------------------------------------------------
+
+# series_list: the patch file names listed in patches/series, in order
+# (comments and blank lines ignored).
+series_list() {
+	[ -f "$PATCHES/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$PATCHES/series"
+}
+
+# series_digest: one hash over patches/series and every listed patch.
+series_digest() {
+	local p
+	{
+		series_list
+		for p in $(series_list); do
+			[ -f "$PATCHES/$p" ] || die "patches/series lists $p, which does not exist"
+			sha256sum <"$PATCHES/$p"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# format_patch DIR RANGE: the one and only way patches are written, so that
+# an unchanged commit always gives a byte-identical file (no commit hashes,
+# no version signature, fixed abbreviation, no user format.* settings).
+format_patch() {
+	local out=$1 range=$2
+	git -C "$TREE" \
+		-c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false \
+		-c diff.relative=false -c diff.algorithm=myers -c diff.renames=true \
+		-c diff.suppressBlankEmpty=false -c diff.orderFile=/dev/null \
+		-c diff.statGraphWidth=20 -c diff.interHunkContext=0 \
+		-c format.signOff=false -c format.coverLetter=false \
+		-c format.thread=false -c format.numbered=auto -c format.suffix=.patch \
+		-c format.subjectPrefix=PATCH \
+		-c format.useAutoBase=false -c format.signature= \
+		format-patch --quiet --zero-commit --no-signature --no-numbered \
+		--abbrev=12 --stat=80 --stat-graph-width=20 -o "$out" "$range"
+}
+
+# state file recording what the tree was last synchronised with.
+tree_state_file() { printf '%s/.git/dltest-applied\n' "$TREE"; }
+record_tree_state() {
+	printf '%s %s\n' "$(series_digest)" "$(git -C "$TREE" rev-parse HEAD)" >"$(tree_state_file)"
+}
