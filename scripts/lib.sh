@@ -51,7 +51,7 @@ run_logged() {
 	"$@" >>"$log" 2>&1 &
 	pid=$!
 	(
-		while sleep 30; do
+		while sleep 30 </dev/null >/dev/null 2>&1; do
 			kill -0 "$pid" 2>/dev/null || exit 0
 			printf '%s:   ... %s: %s\n' "$PROG" "$(elapsed "$t0")" \
 				"$(tail -n 1 "$log" | cut -c1-100)"
