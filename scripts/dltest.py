@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Host side of the guest test harness: test plan, QEMU boots, results.
+
+Used by scripts/run-tests (make test, make check-series) and
+scripts/run-guest (make run).  See those scripts' --help.
+"""
+
+import argparse
+import fnmatch
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GUEST = ROOT / "build" / "guest"
+GUEST_ROOT = GUEST / "root"
+BASE_CPIO = GUEST / "base.cpio"
+PROG = os.environ.get("PROG", "run-tests")
+
+BOOT_OVERHEAD_S = 90          # boot + shutdown allowance per guest boot
+ICOUNT_SLOWDOWN = 2.0         # icount runs ~1.3x slower than real time
+MEMORY = os.environ.get("QEMU_MEM", "512M")
+KINDS = ("selftest", "client", "prefix", "harness")
+
+
+def say(msg):
+    print(f"{PROG}: {msg}", flush=True)
+
+
+def die(msg):
+    print(f"{PROG}: error: {msg}", file=sys.stderr, flush=True)
+    sys.exit(2)
+
+
+# ---- the plan --------------------------------------------------------------
+
+def available_tests(root=GUEST_ROOT):
+    """kind -> {name: path relative to /opt/dltest} of the built guest."""
+    t = root / "opt" / "dltest"
+    avail = {k: {} for k in KINDS}
+    for kind, sub in (("client", "clients"), ("prefix", "prefix"), ("harness", "harness")):
+        d = t / sub
+        if d.is_dir():
+            for f in sorted(d.iterdir()):
+                if f.is_file() and os.access(f, os.X_OK):
+                    avail[kind][f.name] = f"{sub}/{f.name}"
+    lst = t / "selftests" / "kselftest-list.txt"
+    if lst.is_file():
+        for line in lst.read_text().splitlines():
+            line = line.strip()
+            if ":" in line:
+                coll, test = line.split(":", 1)
+                avail["selftest"][line] = f"selftests/{coll}/{test}"
+    return avail
+
+
+def test_id(kind, name, path):
+    if kind == "selftest":
+        return name.replace(":", "/", 1)
+    return path
+
+
+def load_plan(plan_path, suite, avail, warn=print):
+    """Returns a list of entries (dicts: id, path, cpus, mode, timeout)."""
+    lines = []
+    for no, raw in enumerate(Path(plan_path).read_text().splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        f = line.split()
+        if len(f) != 5:
+            die(f"{plan_path}:{no}: expected 'suite kind:pattern cpus mode timeout'")
+        s, test, cpus, mode, tmo = f
+        if ":" not in test:
+            die(f"{plan_path}:{no}: test must be kind:pattern, not '{test}'")
+        kind, pattern = test.split(":", 1)
+        if kind not in KINDS:
+            die(f"{plan_path}:{no}: unknown kind '{kind}' (one of {', '.join(KINDS)})")
+        if mode not in ("tcg", "icount"):
+            die(f"{plan_path}:{no}: mode must be tcg or icount")
+        try:
+            cpu_list = [int(c) for c in cpus.split(",")]
+            timeout = int(tmo)
+        except ValueError:
+            die(f"{plan_path}:{no}: bad cpus '{cpus}' or timeout '{tmo}'")
+        if mode == "icount" and cpu_list != [1]:
+            die(f"{plan_path}:{no}: icount mode is for -smp 1 only")
+        if s == suite:
+            lines.append((no, kind, pattern, cpu_list, mode, timeout))
+    explicit = {(k, p) for _, k, p, _, _, _ in lines if not any(c in p for c in "*?[")}
+    entries = []
+    for no, kind, pattern, cpu_list, mode, timeout in lines:
+        if (kind, pattern) in explicit:
+            names = [pattern]
+            if pattern not in avail[kind]:
+                warn(f"{plan_path}:{no}: {kind} '{pattern}' is not in the guest; it will fail")
+        else:
+            names = [n for n in sorted(avail[kind])
+                     if fnmatch.fnmatchcase(n, pattern) and (kind, n) not in explicit]
+            if not names:
+                warn(f"{plan_path}:{no}: {kind}:{pattern} matches no test (yet)")
+        for n in names:
+            path = avail[kind].get(n) or {
+                "selftest": f"selftests/{n.replace(':', '/', 1)}",
+                "client": f"clients/{n}", "prefix": f"prefix/{n}",
+                "harness": f"harness/{n}"}[kind]
+            for c in cpu_list:
+                entries.append(dict(id=test_id(kind, n, path), path=path, cpus=c,
+                                    mode=mode, timeout=timeout))
+    return entries
+
+
+def group_name(cpus, mode):
+    return f"{cpus}cpu-{mode}"
+
+
+def groups_of(entries):
+    groups = {}
+    for e in entries:
+        groups.setdefault((e["cpus"], e["mode"]), []).append(e)
+    return dict(sorted(groups.items(), key=lambda kv: (kv[0][1] != "tcg", kv[0][0])))
+
+
+# ---- QEMU ------------------------------------------------------------------
+
+def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extra=""):
+    append = ["console=ttyS0", "panic=-1", f"dltest.kernel={flavour}",
+              f"dltest.cpus={cpus}", f"dltest.mode={mode}"]
+    cmd = ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-no-reboot",
+           "-accel", "tcg", "-m", MEMORY, "-smp", str(cpus)]
+    if mode == "icount":
+        cmd += ["-icount", "shift=0,sleep=off", "-cpu", "max,rdrand=off,rdseed=off",
+                "-rtc", "clock=vm"]
+        append += ["nokaslr", "norandmaps"]
+    else:
+        cmd += ["-cpu", "max"]
+    if append_extra:
+        append.append(append_extra)
+    cmd += ["-kernel", str(bzimage), "-initrd", str(initrd),
+            "-append", " ".join(append), "-serial", serial0, "-serial", serial1]
+    return cmd
+
+
+def make_boot_cpio(dest, files):
+    """base.cpio + a second archive holding /etc/dltest/<name> files."""
+    if not BASE_CPIO.is_file():
+        die(f"{BASE_CPIO} missing: run guest/mkinitramfs")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp) / "etc" / "dltest"
+        d.mkdir(parents=True)
+        for name, content in files.items():
+            (d / name).write_text(content)
+        names = "etc\netc/dltest\n" + "".join(f"etc/dltest/{n}\n" for n in sorted(files))
+        extra = subprocess.run(["cpio", "-o", "-H", "newc", "--owner=+0:+0", "--quiet"],
+                               cwd=tmp, input=names.encode(), stdout=subprocess.PIPE,
+                               check=True).stdout
+    with open(dest, "wb") as out:
+        with open(BASE_CPIO, "rb") as base:
+            shutil.copyfileobj(base, out)
+        out.write(extra)
+
+
+class Follower:
+    """Prints the guest's 'dltest:' console lines as they appear."""
+
+    def __init__(self, path, prefix):
+        self.path, self.prefix, self.pos, self.buf = Path(path), prefix, 0, b""
+
+    def poll(self):
+        try:
+            with open(self.path, "rb") as f:
+                f.seek(self.pos)
+                data = f.read()
+        except FileNotFoundError:
+            return
+        self.pos += len(data)
+        self.buf += data
+        *lines, self.buf = self.buf.split(b"\n")
+        for line in lines:
+            text = line.decode(errors="replace").strip("\r")
+            if text.startswith("dltest: test ") or "Kernel panic" in text:
+                print(f"{PROG}:   [{self.prefix}] {text[len('dltest: '):] if text.startswith('dltest: ') else text}",
+                      flush=True)
+
+
+def run_qemu(cmd, timeout, log, follower=None, stdin=subprocess.DEVNULL):
+    """Runs QEMU; returns (returncode or None, timed_out, seconds)."""
+    t0 = time.monotonic()
+    with open(log, "wb") as qlog:
+        qlog.write((" ".join(shlex.quote(c) for c in cmd) + "\n").encode())
+        qlog.flush()
+        p = subprocess.Popen(cmd, stdin=stdin, stdout=qlog, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        timed_out = False
+        while True:
+            try:
+                p.wait(timeout=0.5)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if follower:
+                follower.poll()
+            if timeout and time.monotonic() - t0 > timeout:
+                timed_out = True
+                p.send_signal(signal.SIGTERM)
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+                break
+        if follower:
+            follower.poll()
+    return p.returncode, timed_out, time.monotonic() - t0
+
+
+# ---- commands --------------------------------------------------------------
+
+def cmd_tests(args):
+    bz = Path(args.bzimage)
+    if not bz.is_file():
+        die(f"{bz} missing (build the kernel first)")
+    avail = available_tests()
+    entries = load_plan(args.plan, args.suite, avail, warn=lambda m: say(f"warning: {m}"))
+    if args.filter:
+        entries = [e for e in entries if fnmatch.fnmatchcase(e["id"], args.filter)]
+    groups = groups_of(entries)
+    if args.groups:
+        want = set(args.groups.split(","))
+        groups = {k: v for k, v in groups.items() if group_name(*k) in want}
+    if not groups:
+        die(f"no test of suite '{args.suite}' in {args.plan} to run")
+    results = Path(args.results) if args.results else (
+        ROOT / "build" / "results" / f"{args.flavour}-{args.suite}-{time.strftime('%Y%m%d-%H%M%S')}")
+    if results.exists():
+        shutil.rmtree(results)
+    results.mkdir(parents=True)
+    latest = results.parent / f"latest-{args.flavour}-{args.suite}"
+    if latest.is_symlink() or latest.exists():
+        latest.unlink()
+    latest.symlink_to(results.name)
+    say(f"{len(entries)} test runs in {len(groups)} boots of {bz} "
+        f"(kernel={args.flavour}); results in {results}")
+    t_all = time.monotonic()
+    for (cpus, mode), tests in groups.items():
+        g = group_name(cpus, mode)
+        d = results / g
+        d.mkdir()
+        listing = "".join(f"{i}\t{e['timeout']}\t{e['id']}\t{e['path']}\n"
+                          for i, e in enumerate(tests, 1))
+        initrd = d / "initrd.cpio"
+        make_boot_cpio(initrd, {"tests": listing})
+        timeout = BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)
+        if mode == "icount":
+            timeout = int(timeout * ICOUNT_SLOWDOWN)
+        cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
+                       f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}")
+        meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, bzimage=str(bz),
+                    tests=[e["id"] for e in tests], timeout=timeout, cmd=cmd, finished=False)
+        (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
+        say(f"boot {g}: {len(tests)} tests, timeout {timeout}s")
+        rc, timed_out, secs = run_qemu(cmd, timeout, d / "qemu.log",
+                                       Follower(d / "console.log", g))
+        meta.update(finished=True, qemu_rc=rc, timed_out=timed_out, seconds=round(secs, 1))
+        (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
+        initrd.unlink()
+        say(f"boot {g}: {'TIMED OUT' if timed_out else 'done'} in {secs:.0f}s "
+            f"(logs: {d}/console.log, ktap.log)")
+    say(f"all boots done in {time.monotonic() - t_all:.0f}s")
+    verdict = [sys.executable, str(ROOT / "scripts" / "verdict"), str(results)]
+    with open(results / "summary.txt", "w") as out:
+        r = subprocess.run(verdict, stdout=subprocess.PIPE, text=True)
+        out.write(r.stdout)
+    print(f"{PROG}: summary (also in {results}/summary.txt):", flush=True)
+    sys.stdout.write(r.stdout)
+    sys.stdout.flush()
+    return r.returncode
+
+
+def cmd_guest(args):
+    bz = Path(args.bzimage)
+    if not bz.is_file():
+        die(f"{bz} missing (build the kernel first)")
+    d = ROOT / "build" / "results" / "run"
+    d.mkdir(parents=True, exist_ok=True)
+    initrd = d / "initrd.cpio"
+    files = {}
+    if args.cmd is not None:
+        files["cmd"] = args.cmd + "\n"
+    make_boot_cpio(initrd, files)
+    for f in ("console.log", "out.log"):
+        (d / f).unlink(missing_ok=True)
+    if args.cmd is None:
+        cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
+                       "mon:stdio", f"file:{d / 'out.log'}")
+        print(f"{PROG}: booting {bz} at -smp {args.cpus} ({args.mode}); "
+              "exit the shell to stop, or Ctrl-A x", flush=True)
+        return subprocess.call(cmd)
+    cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
+                   f"file:{d / 'console.log'}", f"file:{d / 'out.log'}")
+    print(f"{PROG}: running in the guest ({args.flavour}, -smp {args.cpus}, {args.mode}): "
+          f"{args.cmd}  [console log: {d}/console.log]", file=sys.stderr, flush=True)
+
+    class Out(Follower):
+        def poll(self):
+            try:
+                with open(self.path, "rb") as f:
+                    f.seek(self.pos)
+                    data = f.read()
+            except FileNotFoundError:
+                return
+            self.pos += len(data)
+            sys.stdout.write(data.replace(b"\r\n", b"\n").decode(errors="replace"))
+            sys.stdout.flush()
+
+    rc, timed_out, secs = run_qemu(cmd, args.timeout, d / "qemu.log", Out(d / "out.log", ""))
+    status = None
+    for line in (d / "console.log").read_text(errors="replace").splitlines():
+        if line.startswith("dltest: command exit status "):
+            status = int(line.split()[-1])
+    if timed_out:
+        print(f"{PROG}: guest timed out after {args.timeout}s (console: {d}/console.log)",
+              file=sys.stderr)
+        return 124
+    if status is None:
+        print(f"{PROG}: the guest ended without a command status (QEMU status {rc}); "
+              f"see {d}/console.log", file=sys.stderr)
+        return 125
+    return status
+
+
+def main():
+    ap = argparse.ArgumentParser(prog=PROG, description=__doc__)
+    sub = ap.add_subparsers(dest="what", required=True)
+    t = sub.add_parser("tests", help="boot once per (cpus, mode) group and run the plan")
+    t.add_argument("--bzimage", required=True)
+    t.add_argument("--flavour", default="series",
+                   help="passed to the guest as dltest.kernel= (series, upstream, prefix-0001)")
+    t.add_argument("--suite", default="test")
+    t.add_argument("--plan", default=str(ROOT / "tests" / "plan"))
+    t.add_argument("--results", help="results directory (default build/results/<kernel>-<suite>-<time>)")
+    t.add_argument("--groups", help="only these groups, e.g. 1cpu-tcg,2cpu-tcg")
+    t.add_argument("--filter", help="only test ids matching this glob")
+    g = sub.add_parser("guest", help="boot into a shell or run one command")
+    g.add_argument("--bzimage", required=True)
+    g.add_argument("--flavour", default="series")
+    g.add_argument("--cpus", type=int, default=2)
+    g.add_argument("--mode", default="tcg", choices=("tcg", "icount"))
+    g.add_argument("--cmd")
+    g.add_argument("--timeout", type=int, default=600)
+    args = ap.parse_args()
+    if args.what == "tests":
+        return cmd_tests(args)
+    return cmd_guest(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
