@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""The harness's own tests: scripts/verdict must turn a failing KTAP stream,
+a kernel WARN, an oops, a hung boot, a bad exit status and an all-skipped
+run red, and a clean run green.  Fixtures: tests/harness/fixtures/<case>/
+(boot.json, console.log, ktap.log as scripts/run-tests writes them, and
+expected.json) plus one-file.log, a single serial log with both streams.
+Also checks the plan expansion of scripts/dltest.py.
+Run: make test-harness  (python3 -m unittest discover -s tests/harness)
+"""
+
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+VERDICT = ROOT / "scripts" / "verdict"
+FIX = HERE / "fixtures"
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def verdict(*args):
+    r = subprocess.run([sys.executable, str(VERDICT), *map(str, args)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return r.returncode, r.stdout
+
+
+class Verdict(unittest.TestCase):
+    def check(self, target, expected):
+        rc, out = verdict(target)
+        lines = out.rstrip("\n").splitlines()
+        want = f"{expected['passed']} passed, {expected['failed']} failed"
+        self.assertEqual(lines[-1], want, out)
+        self.assertEqual(lines[-2], f"{expected['skipped']} skipped", out)
+        self.assertEqual(rc, 1 if expected["failed"] else 0, out)
+        for text in expected.get("failures_contain", []):
+            self.assertTrue(any(l.startswith("  FAIL ") and text in l for l in lines),
+                            f"no failure line containing {text!r} in:\n{out}")
+        return out
+
+    def test_clean_boot_passes(self):
+        out = self.check(FIX / "pass", {"passed": 3, "failed": 0, "skipped": 0})
+        self.assertNotIn("FAIL", out)
+
+    def test_failing_ktap_stream(self):
+        self.check(FIX / "ktap-fail", json.loads((FIX / "ktap-fail/expected.json").read_text()))
+
+    def test_warn_fails_even_if_all_ok(self):
+        self.check(FIX / "warn", json.loads((FIX / "warn/expected.json").read_text()))
+
+    def test_oops_and_panic(self):
+        self.check(FIX / "oops", json.loads((FIX / "oops/expected.json").read_text()))
+
+    def test_hung_boot(self):
+        self.check(FIX / "hung", json.loads((FIX / "hung/expected.json").read_text()))
+
+    def test_exit_status_timeout_truncation(self):
+        self.check(FIX / "exit-status", json.loads((FIX / "exit-status/expected.json").read_text()))
+
+    def test_skips_are_not_passes(self):
+        self.check(FIX / "skip-only", json.loads((FIX / "skip-only/expected.json").read_text()))
+
+    def test_tests_never_started(self):
+        self.check(FIX / "no-begin", json.loads((FIX / "no-begin/expected.json").read_text()))
+
+    def test_one_file_serial_log(self):
+        self.check(FIX / "one-file.log", json.loads((FIX / "one-file.expected.json").read_text()))
+
+    def test_results_dir_of_boots(self):
+        # A run with a clean boot and a hung one is red, totals add up.
+        with tempfile.TemporaryDirectory() as tmp:
+            for case in ("pass", "hung"):
+                d = Path(tmp) / case
+                d.mkdir()
+                for f in (FIX / case).iterdir():
+                    if f.name != "expected.json":
+                        (d / f.name).write_bytes(f.read_bytes())
+            # The same group name in both: make them distinct.
+            meta = json.loads((Path(tmp) / "hung/boot.json").read_text())
+            meta["group"] = "1cpu-tcg"
+            (Path(tmp) / "hung/boot.json").write_text(json.dumps(meta))
+            self.check(tmp, {"passed": 3, "failed": 5, "skipped": 0,
+                             "failures_contain": ["boot @1cpu-tcg: timed out"]})
+
+    def test_unfinished_boot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = Path(tmp) / "b"
+            d.mkdir()
+            for f in ("console.log", "ktap.log"):
+                (d / f).write_bytes((FIX / "pass" / f).read_bytes())
+            meta = json.loads((FIX / "pass/boot.json").read_text())
+            meta["finished"] = False
+            (d / "boot.json").write_text(json.dumps(meta))
+            self.check(tmp, {"passed": 3, "failed": 1, "skipped": 0,
+                             "failures_contain": ["did not finish this boot"]})
+
+    def test_missing_results(self):
+        rc, out = verdict(FIX / "does-not-exist")
+        self.assertEqual(rc, 1)
+        self.assertTrue(out.rstrip().endswith("0 passed, 1 failed"), out)
+
+
+class Plan(unittest.TestCase):
+    def test_expansion(self):
+        import dltest
+        avail = {"selftest": {"sched_deadline:abi": "selftests/sched_deadline/abi",
+                              "sched_deadline:timing": "selftests/sched_deadline/timing"},
+                 "client": {"chrt.sh": "clients/chrt.sh"}, "prefix": {},
+                 "harness": {"smoke": "harness/smoke"}}
+        with tempfile.NamedTemporaryFile("w", suffix=".plan", delete=False) as f:
+            f.write("test harness:smoke 1,2,4 tcg 30\n"
+                    "test selftest:sched_deadline:* 1,2 tcg 100  # comment\n"
+                    "test selftest:sched_deadline:timing 1 icount 200\n"
+                    "test client:* 2 tcg 60\n"
+                    "backout prefix:backout-check 1 tcg 60\n")
+        warnings = []
+        entries = dltest.load_plan(f.name, "test", avail, warn=warnings.append)
+        got = {(e["id"], e["cpus"], e["mode"]) for e in entries}
+        self.assertEqual(got, {
+            ("harness/smoke", 1, "tcg"), ("harness/smoke", 2, "tcg"), ("harness/smoke", 4, "tcg"),
+            ("sched_deadline/abi", 1, "tcg"), ("sched_deadline/abi", 2, "tcg"),
+            ("sched_deadline/timing", 1, "icount"), ("clients/chrt.sh", 2, "tcg")})
+        groups = dltest.groups_of(entries)
+        self.assertEqual([dltest.group_name(*k) for k in groups],
+                         ["1cpu-tcg", "2cpu-tcg", "4cpu-tcg", "1cpu-icount"])
+        back = dltest.load_plan(f.name, "backout", avail, warn=warnings.append)
+        self.assertEqual([(e["id"], e["path"]) for e in back],
+                         [("prefix/backout-check", "prefix/backout-check")])
+        self.assertTrue(any("backout-check" in w for w in warnings))
+        Path(f.name).unlink()
+
+    def test_real_plan_parses(self):
+        import dltest
+        for suite in ("test", "backout"):
+            dltest.load_plan(ROOT / "tests" / "plan", suite,
+                             {k: {} for k in dltest.KINDS}, warn=lambda m: None)
+
+
+if __name__ == "__main__":
+    unittest.main()
