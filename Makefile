@@ -1,0 +1,75 @@
+# SCHED_DEADLINE series for Debian's linux-source-6.12: build, boot, test.
+# See README.md.  Every step is a script under scripts/ (each has --help).
+#
+#   make setup          install build deps + the pinned linux-source-6.12
+#   make tree | apply   build/linux = base + patches/ (never clobbers work)
+#   make export         build/linux commits -> patches/
+#   make kernel         build the kernel (KERNEL=series|upstream)
+#   make run [CMD=...]  boot it in QEMU: a shell, or run CMD and exit with
+#                       its status (CPUS=2 MODE=tcg|icount)
+#   make test           harness self-tests + build + boot the test plan;
+#                       last line `N passed, N failed` (KERNEL=upstream
+#                       runs the same suite on the pristine kernel)
+#   make test-harness   only the harness's own tests (no kernel needed)
+#   make check-series   checkpatch, every prefix builds, config matrix,
+#                       0001-only kernel boots its back-out check
+#
+# Variables: KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
+# MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
+# ALLOW_OTHER_BASE=1.
+
+SHELL := /bin/bash
+KERNEL ?= series
+CPUS ?= 2
+MODE ?= tcg
+TIMEOUT ?= 600
+export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER
+
+BZIMAGE = build/obj/$(KERNEL)/arch/x86/boot/bzImage
+
+.PHONY: help setup tree apply export kernel selftests initramfs guest run test \
+	test-harness check-series clean
+
+help:
+	@sed -n '1,/^$$/{s/^# \{0,1\}//;p}' Makefile
+
+setup:
+	scripts/setup
+
+tree apply:
+	scripts/make-tree --apply
+
+export:
+	scripts/export-series
+
+kernel:
+	scripts/make-tree --ensure
+	scripts/build-kernel
+
+selftests:
+	scripts/make-tree --ensure
+	scripts/build-selftests
+
+initramfs guest: selftests
+	guest/mkinitramfs
+
+run: kernel initramfs
+	@if [ -n "$$CMD" ]; then \
+		scripts/run-guest --bzimage $(BZIMAGE) --flavour $(KERNEL) \
+			--cpus $(CPUS) --mode $(MODE) --timeout $(TIMEOUT) --cmd "$$CMD"; \
+	else \
+		scripts/run-guest --bzimage $(BZIMAGE) --flavour $(KERNEL) \
+			--cpus $(CPUS) --mode $(MODE); \
+	fi
+
+test:
+	@scripts/test-suite
+
+test-harness:
+	python3 -m unittest discover -v -s tests/harness
+
+check-series:
+	@scripts/check-series
+
+clean:
+	rm -rf build/results build/guest build/logs
