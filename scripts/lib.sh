@@ -105,7 +105,8 @@ series_digest() {
 # an unchanged commit always gives a byte-identical file (no commit hashes,
 # no version signature, fixed abbreviation, no user format.* settings).
 format_patch() {
-	local out=$1 range=$2
+	local out range=$2
+	out=$(mkdir -p "$1" && cd "$1" && pwd)   # git -C: a relative -o would land in the tree
 	git -C "$TREE" \
 		-c core.abbrev=12 -c diff.noprefix=false -c diff.mnemonicPrefix=false \
 		-c diff.relative=false -c diff.algorithm=myers -c diff.renames=true \
