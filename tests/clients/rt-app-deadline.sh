@@ -69,14 +69,24 @@ start=$(cut -d. -f1 /proc/uptime)
 $RTAPP $DIR/dl3.json > $DIR/out.txt 2>&1 &
 pid=$!
 
-# While it runs, count its SCHED_DEADLINE threads.
-sleep 1.5
+# While it runs, count its SCHED_DEADLINE threads (the most seen at once);
+# poll, since how long rt-app takes to start its threads varies.
 dl=0
-for t in /proc/$pid/task/*; do
-	tid=${t##*/}
-	if $CHRT -p $tid 2>/dev/null | grep -q "policy: SCHED_DEADLINE"; then
-		dl=$((dl + 1))
-	fi
+i=0
+while [ $i -lt 50 ] && [ $dl -lt 3 ]; do
+	# Stop once rt-app is gone or a zombie.
+	state=$(sed 's/.*) \(.\).*/\1/' /proc/$pid/stat 2>/dev/null)
+	[ -n "$state" ] && [ "$state" != Z ] || break
+	i=$((i + 1))
+	now=0
+	for t in /proc/$pid/task/*; do
+		tid=${t##*/}
+		if $CHRT -p $tid 2>/dev/null | grep -q "policy: SCHED_DEADLINE"; then
+			now=$((now + 1))
+		fi
+	done
+	[ $now -gt $dl ] && dl=$now
+	sleep 0.2
 done
 wait $pid
 rc=$?
