@@ -10,7 +10,8 @@
 #   make test           harness self-tests + build + boot the test plan;
 #                       last line `N passed, N failed` (KERNEL=upstream
 #                       runs the same suite on the pristine kernel)
-#   make test-harness   only the harness's own tests (no kernel needed)
+#   make test-harness   only the harness's own tests (no kernel needed;
+#                       E2E=1 also boots a guest with a failing and a hung test)
 #   make check-series   checkpatch, every prefix builds, config matrix,
 #                       0001-only kernel boots its back-out check
 #
@@ -66,7 +67,7 @@ test:
 	@scripts/test-suite
 
 test-harness:
-	python3 -m unittest discover -v -s tests/harness
+	DLTEST_E2E=$(E2E) python3 -m unittest discover -v -s tests/harness
 
 check-series:
 	@scripts/check-series

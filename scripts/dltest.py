@@ -24,7 +24,7 @@ GUEST_ROOT = GUEST / "root"
 BASE_CPIO = GUEST / "base.cpio"
 PROG = os.environ.get("PROG", "run-tests")
 
-BOOT_OVERHEAD_S = 90          # boot + shutdown allowance per guest boot
+BOOT_OVERHEAD_S = int(os.environ.get("DLTEST_BOOT_OVERHEAD", 90))  # per-boot allowance
 ICOUNT_SLOWDOWN = 2.0         # icount runs ~1.3x slower than real time
 MEMORY = os.environ.get("QEMU_MEM", "512M")
 KINDS = ("selftest", "client", "prefix", "harness")

@@ -9,6 +9,7 @@ Run: make test-harness  (python3 -m unittest discover -s tests/harness)
 """
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -137,6 +138,38 @@ class Plan(unittest.TestCase):
         for suite in ("test", "backout"):
             dltest.load_plan(ROOT / "tests" / "plan", suite,
                              {k: {} for k in dltest.KINDS}, warn=lambda m: None)
+
+
+@unittest.skipUnless(os.environ.get("DLTEST_E2E") == "1",
+                     "set DLTEST_E2E=1 (make test-harness E2E=1) to boot a real guest")
+class EndToEnd(unittest.TestCase):
+    """Real boots: a failing test and a hung guest turn the run red."""
+
+    def run_plan(self, plan_text, tmp):
+        bz = os.environ.get("DLTEST_E2E_BZIMAGE") or next(
+            (str(p) for p in (ROOT / "build/obj/series/arch/x86/boot/bzImage",
+                              ROOT / "build/obj/upstream/arch/x86/boot/bzImage") if p.is_file()), None)
+        if not bz or not (ROOT / "build/guest/base.cpio").is_file():
+            self.skipTest("needs a built kernel and build/guest/base.cpio (make test first)")
+        plan = Path(tmp) / "plan"
+        plan.write_text(plan_text)
+        env = dict(os.environ, DLTEST_BOOT_OVERHEAD="25")
+        r = subprocess.run([str(ROOT / "scripts/run-tests"), "--bzimage", bz, "--flavour",
+                            "upstream", "--suite", "e2e", "--plan", str(plan), "--results",
+                            str(Path(tmp) / "results")], env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        return r.returncode, r.stdout
+
+    def test_failing_test_and_hung_boot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            rc, out = self.run_plan("e2e harness:smoke 1 tcg 20\n"
+                                    "e2e harness:demo-fail 1 tcg 20\n"
+                                    "e2e harness:demo-hang 2 tcg 5\n", tmp)
+            self.assertEqual(rc, 1, out)
+            self.assertIn("FAIL harness/demo-fail:fails_on_purpose @1cpu-tcg", out)
+            self.assertIn("FAIL boot @2cpu-tcg: timed out", out)
+            self.assertIn("FAIL boot @2cpu-tcg: missing end marker", out)
+            self.assertTrue(out.rstrip().endswith("4 passed, 4 failed"), out)
 
 
 if __name__ == "__main__":
