@@ -12,19 +12,7 @@ CHRT=${CHRT:-/usr/bin/chrt}
 RT=10000000
 DL=30000000
 PER=30000000
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
+. "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..3"

@@ -11,19 +11,7 @@ RTAPP=${RTAPP:-$(command -v rt-app)}
 CHRT=${CHRT:-/usr/bin/chrt}
 [ -x "$CHRT" ] || CHRT=$(command -v chrt)
 DIR=/tmp/rt-app-deadline
-n=0
-fails=0
-
-ok() {
-	n=$((n + 1))
-	echo "ok $n $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	fails=$((fails + 1))
-	echo "not ok $n $1"
-}
+. "$(dirname "$0")/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..3"
