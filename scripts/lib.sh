@@ -56,7 +56,9 @@ run_logged() {
 			printf '%s:   ... %s: %s\n' "$PROG" "$(elapsed "$t0")" \
 				"$(tail -n 1 "$log" | cut -c1-100)"
 		done
-	) &
+	# Not fd 9: build-kernel's O= lock must not outlive the build in an
+	# orphaned `sleep`, or the next build of that dir waits for it.
+	) 9>&- &
 	local ticker=$!
 	rc=0
 	wait "$pid" || rc=$?
