@@ -173,15 +173,19 @@ class Follower:
     def __init__(self, path, prefix):
         self.path, self.prefix, self.pos, self.buf = Path(path), prefix, 0, b""
 
-    def poll(self):
+    def read_new(self):
+        """The bytes appended to the file since the last call."""
         try:
             with open(self.path, "rb") as f:
                 f.seek(self.pos)
                 data = f.read()
         except FileNotFoundError:
-            return
+            return b""
         self.pos += len(data)
-        self.buf += data
+        return data
+
+    def poll(self):
+        self.buf += self.read_new()
         *lines, self.buf = self.buf.split(b"\n")
         for line in lines:
             text = line.decode(errors="replace").strip("\r")
@@ -310,13 +314,7 @@ def cmd_guest(args):
 
     class Out(Follower):
         def poll(self):
-            try:
-                with open(self.path, "rb") as f:
-                    f.seek(self.pos)
-                    data = f.read()
-            except FileNotFoundError:
-                return
-            self.pos += len(data)
+            data = self.read_new()
             sys.stdout.write(data.replace(b"\r\n", b"\n").decode(errors="replace"))
             sys.stdout.flush()
 
