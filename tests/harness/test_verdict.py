@@ -98,6 +98,40 @@ class Verdict(unittest.TestCase):
             self.check(tmp, {"passed": 3, "failed": 1, "skipped": 0,
                              "failures_contain": ["did not finish this boot"]})
 
+    def boot_with_console_line(self, tmp, name, line):
+        d = Path(tmp) / name
+        d.mkdir()
+        (d / "ktap.log").write_bytes((FIX / "pass/ktap.log").read_bytes())
+        console = (FIX / "pass/console.log").read_text()
+        (d / "console.log").write_text(console + line + "\n")
+        meta = json.loads((FIX / "pass/boot.json").read_text())
+        (d / "boot.json").write_text(json.dumps(meta))
+        return d
+
+    def test_debug_kernel_splats(self):
+        # Each report of the debug kernel (config/debug.config) fails the
+        # boot on its own, even when every test passed.
+        lines = [l.split(" | ", 1) for l in
+                 (FIX / "debug-splats/splats.txt").read_text().splitlines()
+                 if l and not l.startswith("#")]
+        self.assertGreater(len(lines), 20)
+        for kind, line in lines:
+            with self.subTest(kind=kind, line=line), tempfile.TemporaryDirectory() as tmp:
+                d = self.boot_with_console_line(tmp, "b", line)
+                rc, out = verdict(d)
+                self.assertEqual(rc, 1, out)
+                self.assertTrue(out.rstrip().endswith("3 passed, 1 failed"), out)
+                self.assertIn("FAIL kernel @", out)
+
+    def test_debug_kernel_benign_lines(self):
+        # What a healthy debug kernel prints (lockdep banner, detector
+        # set-up, RT throttling, hotplug) is not a failure.
+        with tempfile.TemporaryDirectory() as tmp:
+            text = "\n".join(l for l in (FIX / "debug-splats/benign.txt").read_text().splitlines()
+                             if not l.startswith("#"))
+            d = self.boot_with_console_line(tmp, "b", text)
+            self.check(d, {"passed": 3, "failed": 0, "skipped": 0})
+
     def test_missing_results(self):
         rc, out = verdict(FIX / "does-not-exist")
         self.assertEqual(rc, 1)
