@@ -13,6 +13,8 @@ PREFIX_TREE=$(abspath "${PREFIX_TREE:-build/prefix}") # worktree for prefixes
 OBJ_ROOT=$(abspath "${OBJ_ROOT:-build/obj}")
 LOG_DIR=$(abspath "${LOG_DIR:-build/logs}")
 RESULTS_ROOT=$(abspath "${RESULTS_ROOT:-build/results}")
+GUEST_DIR=$(abspath "${GUEST_DIR:-build/guest}")    # initramfs staging + selftest install
+export GUEST_DIR
 PATCHES=$(abspath "${PATCHES:-patches}")
 JOBS=${JOBS:-2}
 
