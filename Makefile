@@ -17,16 +17,17 @@
 #
 # Variables: KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
 # MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
-# ALLOW_OTHER_BASE=1.
+# ALLOW_OTHER_BASE=1, DEBUG=1 (kernel with config/debug.config, built in
+# build/obj/$(KERNEL)-debug: kernel, run, test, stress).
 
 SHELL := /bin/bash
 KERNEL ?= series
 CPUS ?= 2
 MODE ?= tcg
 TIMEOUT ?= 600
-export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER
+export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG
 
-BZIMAGE = build/obj/$(KERNEL)/arch/x86/boot/bzImage
+BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)/arch/x86/boot/bzImage
 
 .PHONY: help setup tree apply export kernel selftests initramfs guest run test \
 	test-harness check-series clean

@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GUEST = ROOT / "build" / "guest"
+GUEST = Path(os.environ.get("GUEST_DIR") or ROOT / "build" / "guest")
+if not GUEST.is_absolute():
+    GUEST = ROOT / GUEST
 GUEST_ROOT = GUEST / "root"
 BASE_CPIO = GUEST / "base.cpio"
 PROG = os.environ.get("PROG", "run-tests")
@@ -241,12 +243,13 @@ def cmd_tests(args):
         groups = {k: v for k, v in groups.items() if group_name(*k) in want}
     if not groups:
         die(f"no test of suite '{args.suite}' in {args.plan} to run")
+    label = f"{args.flavour}-{args.variant}" if args.variant else args.flavour
     results = Path(args.results) if args.results else (
-        ROOT / "build" / "results" / f"{args.flavour}-{args.suite}-{time.strftime('%Y%m%d-%H%M%S')}")
+        ROOT / "build" / "results" / f"{label}-{args.suite}-{time.strftime('%Y%m%d-%H%M%S')}")
     if results.exists():
         shutil.rmtree(results)
     results.mkdir(parents=True)
-    latest = results.parent / f"latest-{args.flavour}-{args.suite}"
+    latest = results.parent / f"latest-{label}-{args.suite}"
     if latest.is_symlink() or latest.exists():
         latest.unlink()
     latest.symlink_to(results.name)
@@ -257,11 +260,12 @@ def cmd_tests(args):
         g = group_name(cpus, mode)
         d = results / g
         d.mkdir()
-        listing = "".join(f"{i}\t{e['timeout']}\t{e['id']}\t{e['path']}\n"
+        scale = args.timeout_scale
+        listing = "".join(f"{i}\t{int(e['timeout'] * scale)}\t{e['id']}\t{e['path']}\n"
                           for i, e in enumerate(tests, 1))
         initrd = d / "initrd.cpio"
         make_boot_cpio(initrd, {"tests": listing})
-        timeout = BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)
+        timeout = int((BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)) * scale)
         if mode == "icount":
             timeout = int(timeout * ICOUNT_SLOWDOWN)
         cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
@@ -345,6 +349,10 @@ def main():
     t.add_argument("--plan", default=str(ROOT / "tests" / "plan"))
     t.add_argument("--results", help="results directory (default build/results/<kernel>-<suite>-<time>)")
     t.add_argument("--groups", help="only these groups, e.g. 1cpu-tcg,2cpu-tcg")
+    t.add_argument("--variant", default="",
+                   help="kernel variant in the results name, e.g. debug: <kernel>-debug-<suite>-<time>")
+    t.add_argument("--timeout-scale", type=float, default=1.0,
+                   help="multiply every test's and boot's timeout (slow debug kernels)")
     t.add_argument("--filter", help="only test ids matching this glob")
     g = sub.add_parser("guest", help="boot into a shell or run one command")
     g.add_argument("--bzimage", required=True)
