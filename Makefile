@@ -14,6 +14,9 @@
 #                       E2E=1 also boots a guest with a failing and a hung test)
 #   make check-series   checkpatch, every prefix builds, config matrix,
 #                       0001-only kernel boots its back-out check
+#   make bench          our class against pristine 6.12 (both kernels must
+#                       be built): plots + data in bench/results/latest/
+#                       (QUICK=1: a few minutes, to build/bench/quick/)
 #
 # Variables: KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
 # MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
@@ -30,7 +33,7 @@ export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG
 BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)/arch/x86/boot/bzImage
 
 .PHONY: help setup tree apply export kernel selftests initramfs guest run test \
-	test-harness check-series clean
+	test-harness check-series bench clean
 
 help:
 	@sed -n '1,/^$$/{s/^# \{0,1\}//;p}' Makefile
@@ -72,6 +75,10 @@ test-harness:
 
 check-series:
 	@scripts/check-series
+
+# Not part of `make test` or CI: a benchmark, not a test.
+bench:
+	@nice -n 10 scripts/bench $(if $(filter 1,$(QUICK)),--quick)
 
 clean:
 	rm -rf build/results build/guest build/logs

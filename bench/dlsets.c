@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dlsets FILE DURATION_MS WORK_PERCENT: runs each periodic task set of
+ * FILE (written by bench/uunifast.py) for DURATION_MS and counts the jobs
+ * that finish after their absolute deadline (figures 1 and 2).
+ *
+ * FILE: "set ID U N" followed by N lines "RUNTIME_NS PERIOD_NS".  Every
+ * task is a thread with SCHED_DEADLINE (runtime, deadline = period,
+ * period), all released together at t0; job k is released at
+ * t0 + k * period (clock_nanosleep), burns WORK_PERCENT % of
+ * (runtime - 0.2 ms) in CPU time (the 0.2 ms is left for the kernel's
+ * own work for the job, tens to hundreds of microseconds under TCG) and
+ * is late if it ends after t0 + (k + 1) * period.  Jobs not started by
+ * the end of the run are counted as missed (tardiness: at least the
+ * time since their deadline), and a task still stuck 1 s after the end
+ * is made SCHED_OTHER and gives up its job (counted as missed), so a run
+ * never overruns by more than about a second and tardiness is censored
+ * there.
+ * Prints per set:
+ *   set=ID u=U n=N jobs=J misses=M maxtard_ns=T rejected=R
+ * (R = threads whose sched_setattr failed; their set's other numbers
+ * still count the admitted tasks).
+ */
+#include "bench.h"
+
+#define MARGIN (200 * 1000ULL)
+#define HARD_NS (1000 * NS_MS)
+
+struct task {
+	uint64_t rt, per, t0, end, work;
+	int rejected, tid, done;
+	uint64_t jobs, misses, maxtard;
+};
+
+static void *run_task(void *arg)
+{
+	struct task *t = arg;
+	uint64_t k, r, c;
+
+	t->tid = gettid();
+	if (set_dl(0, t->rt, t->per, t->per)) {
+		t->rejected = 1;
+		__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+		return NULL;
+	}
+	for (k = 0;; k++) {
+		r = t->t0 + k * t->per;
+		if (r + t->per > t->end)
+			break;
+		c = mono_ns();
+		if (c > t->end) {
+			/* far behind (under TCG the host's steal is charged
+			 * as runtime): the jobs not started by the end of
+			 * the run count as missed, by at least this much */
+			for (; r + t->per <= t->end; r += t->per) {
+				t->jobs++;
+				t->misses++;
+				if (c - r - t->per > t->maxtard)
+					t->maxtard = c - r - t->per;
+			}
+			break;
+		}
+		sleep_until(r);
+		c = tcpu_ns() + t->work;
+		while (tcpu_ns() < c && mono_ns() < t->end + HARD_NS)
+			;
+		c = mono_ns();
+		t->jobs++;
+		if (c > r + t->per) {
+			t->misses++;
+			if (c - r - t->per > t->maxtard)
+				t->maxtard = c - r - t->per;
+		}
+		if (c >= t->end + HARD_NS)
+			break;	/* given up: see main() */
+	}
+	set_other(0);
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	char line[256], id[64];
+	double u;
+	int n, i, work_pct;
+	uint64_t dur;
+	FILE *f;
+
+	if (argc != 4)
+		die("usage: dlsets FILE DURATION_MS WORK_PERCENT");
+	f = fopen(argv[1], "r");
+	if (!f)
+		die("cannot open %s", argv[1]);
+	dur = strtoull(argv[2], NULL, 10) * NS_MS;
+	work_pct = atoi(argv[3]);
+	while (fgets(line, sizeof(line), f)) {
+		struct task ts[64];
+		pthread_t th[64];
+		uint64_t jobs = 0, misses = 0, maxtard = 0, t0;
+		int rej = 0;
+
+		if (sscanf(line, "set %63s %lf %d", id, &u, &n) != 3)
+			continue;
+		if (n < 1 || n > 64)
+			die("bad set %s", id);
+		memset(ts, 0, sizeof(ts));
+		for (i = 0; i < n; i++) {
+			unsigned long long rt, per;
+
+			if (!fgets(line, sizeof(line), f) ||
+			    sscanf(line, "%llu %llu", &rt, &per) != 2)
+				die("short set %s", id);
+			ts[i].rt = rt;
+			ts[i].per = per;
+		}
+		/* the previous set's bandwidth may stay reserved up to a
+		 * period (upstream releases it at the 0-lag time) */
+		usleep(250000);
+		t0 = mono_ns() + 200 * NS_MS;
+		for (i = 0; i < n; i++) {
+			ts[i].t0 = t0;
+			ts[i].end = t0 + dur;
+			ts[i].work = ts[i].rt > MARGIN ?
+				(ts[i].rt - MARGIN) * work_pct / 100 : 0;
+			th[i] = start_thread(run_task, &ts[i]);
+		}
+		/* A task still throttled 1 s after the end (paying a CBS
+		 * debt) is switched to SCHED_OTHER, ends its job at once and
+		 * counts it as missed: tardiness is censored at about 1 s
+		 * after the end of the run, which bounds the run's length. */
+		for (;;) {
+			int left = 0;
+
+			for (i = 0; i < n; i++)
+				left += !__atomic_load_n(&ts[i].done, __ATOMIC_ACQUIRE);
+			if (!left || mono_ns() > t0 + dur + HARD_NS + 10 * NS_MS)
+				break;
+			usleep(20000);
+		}
+		for (i = 0; i < n; i++)
+			if (!__atomic_load_n(&ts[i].done, __ATOMIC_ACQUIRE) && ts[i].tid)
+				set_other(ts[i].tid);
+		for (i = 0; i < n; i++) {
+			pthread_join(th[i], NULL);
+			if (getenv("DLSETS_VERBOSE"))
+				printf("# task %d rt=%llu per=%llu jobs=%llu misses=%llu maxtard=%llu rej=%d\n",
+				       i, (unsigned long long)ts[i].rt, (unsigned long long)ts[i].per,
+				       (unsigned long long)ts[i].jobs, (unsigned long long)ts[i].misses,
+				       (unsigned long long)ts[i].maxtard, ts[i].rejected);
+			jobs += ts[i].jobs;
+			misses += ts[i].misses;
+			rej += ts[i].rejected;
+			if (ts[i].maxtard > maxtard)
+				maxtard = ts[i].maxtard;
+		}
+		printf("set=%s u=%.3f n=%d jobs=%llu misses=%llu maxtard_ns=%llu rejected=%d\n",
+		       id, u, n, (unsigned long long)jobs, (unsigned long long)misses,
+		       (unsigned long long)maxtard, rej);
+		fflush(stdout);
+	}
+	return 0;
+}
