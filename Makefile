@@ -17,6 +17,9 @@
 #   make bench          our class against pristine 6.12 (both kernels must
 #                       be built): plots + data in bench/results/latest/
 #                       (QUICK=1: a few minutes, to build/bench/quick/)
+#   make stress         the long reliability run on the debug kernel:
+#                       churn + hotplug, trinity, fuzzer, privilege,
+#                       starvation; figures in figures.txt (scripts/stress)
 #
 # Variables: KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
 # MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
@@ -33,7 +36,7 @@ export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG
 BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)/arch/x86/boot/bzImage
 
 .PHONY: help setup tree apply export kernel selftests initramfs guest run test \
-	test-harness check-series bench clean
+	test-harness check-series bench stress clean
 
 help:
 	@sed -n '1,/^$$/{s/^# \{0,1\}//;p}' Makefile
@@ -79,6 +82,9 @@ check-series:
 # Not part of `make test` or CI: a benchmark, not a test.
 bench:
 	@nice -n 10 scripts/bench $(if $(filter 1,$(QUICK)),--quick)
+
+stress:
+	@scripts/stress
 
 clean:
 	rm -rf build/results build/guest build/logs

@@ -269,7 +269,8 @@ def cmd_tests(args):
         if mode == "icount":
             timeout = int(timeout * ICOUNT_SLOWDOWN)
         cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
-                       f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}")
+                       f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}",
+                       append_extra=args.append or "")
         meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, bzimage=str(bz),
                     tests=[e["id"] for e in tests], timeout=timeout, cmd=cmd, finished=False)
         (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
@@ -351,6 +352,8 @@ def main():
     t.add_argument("--groups", help="only these groups, e.g. 1cpu-tcg,2cpu-tcg")
     t.add_argument("--variant", default="",
                    help="kernel variant in the results name, e.g. debug: <kernel>-debug-<suite>-<time>")
+    t.add_argument("--append", help="extra kernel command line; NAME=value words without a dot "
+                   "reach the tests as environment variables (through /init)")
     t.add_argument("--timeout-scale", type=float, default=1.0,
                    help="multiply every test's and boot's timeout (slow debug kernels)")
     t.add_argument("--filter", help="only test ids matching this glob")
