@@ -71,8 +71,9 @@ static void *run_task(void *arg)
 			if (c - r - t->per > t->maxtard)
 				t->maxtard = c - r - t->per;
 		}
+		/* given up (see main()): the next turn counts the jobs left */
 		if (c >= t->end + HARD_NS)
-			break;	/* given up: see main() */
+			continue;
 	}
 	set_other(0);
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);

@@ -16,7 +16,7 @@ set style line 2 lc rgb "#d62728" lw 2 pt 5
 
 # 1: misses, one CPU
 set output out("fig1")
-set title "Figure 1: deadline misses on 1 CPU (icount), UUniFast sets, 80% of runtime used"
+set title "Figure 1: deadline misses on 1 CPU (icount), UUniFast sets, jobs use 80% of (runtime - 0.2 ms)"
 set xlabel "total utilisation (reservations)"
 set ylabel "jobs finishing after their deadline (sum over the sets)"
 set yrange [0:*]
