@@ -28,12 +28,14 @@ set offsets 0, 0, 0, 0
 # 2: misses and tardiness, two CPUs, plain TCG (solid) and icount (dashed)
 set output out("fig2")
 set multiplot layout 1,2 title "Figure 2: 2 CPUs, global EDF, UUniFast sets; plain TCG (solid) and icount (dashed)"
+set key top left
 set style line 3 lc rgb "#1f77b4" lw 2 pt 6 dt 2
 set style line 4 lc rgb "#d62728" lw 2 pt 4 dt 2
 set title "miss ratio"
 set xlabel "total utilisation (2 CPUs)"
 set ylabel "missed jobs / jobs"
-set yrange [0:*]
+set yrange [0:1.4]
+set ytics 0, 0.2, 1
 set key top left
 plot f("fig2-missratio") using ($1-0.01):2:3:4 with yerrorlines ls 1 title O." TCG", \
      ''                  using ($1+0.01):5:6:7 with yerrorlines ls 2 title U." TCG", \
@@ -43,6 +45,7 @@ set title "maximum tardiness (log scale)"
 set ylabel "ms"
 set logscale y
 set yrange [*:*]
+set ytics auto
 plot f("fig2-tardiness") using ($1-0.01):($2+0.001):($3+0.001):($4+0.001) with yerrorlines ls 1 title O." TCG", \
      ''                  using ($1+0.01):($5+0.001):($6+0.001):($7+0.001) with yerrorlines ls 2 title U." TCG", \
      f("fig2i-tardiness") using ($1-0.02):($2+0.001):($3+0.001):($4+0.001) with yerrorlines ls 3 title O." icount", \
@@ -90,6 +93,7 @@ set multiplot layout 1,2 title "Figure 4: cost per operation with N deadline tas
 set logscale x 2
 set xlabel "N queued deadline tasks"
 set yrange [0:*]
+set key bottom right
 set title "futex wake-up + enqueue, per task"
 set ylabel "ns"
 plot f("fig4-wake") using 1:2:3:4 with yerrorlines ls 1 title O, \
