@@ -14,6 +14,9 @@
 #                       E2E=1 also boots a guest with a failing and a hung test)
 #   make check-series   checkpatch, every prefix builds, config matrix,
 #                       0001-only kernel boots its back-out check
+#   make fresh-check    the front door: a bare Debian 12 root (debootstrap),
+#                       a clone of HEAD, scripts/setup, make run
+#                       CMD='uname -r', make test-harness (needs root)
 #   make bench          our class against pristine 6.12 (builds a missing
 #                       kernel): plots + data in bench/results/latest/
 #                       (QUICK=1: a few minutes, to build/bench/quick/)
@@ -36,7 +39,7 @@ export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG
 BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)/arch/x86/boot/bzImage
 
 .PHONY: help setup tree apply export kernel selftests initramfs guest run test \
-	test-harness check-series bench stress clean
+	test-harness check-series fresh-check bench stress clean
 
 help:
 	@sed -n '1,/^$$/{s/^# \{0,1\}//;p}' Makefile
@@ -78,6 +81,9 @@ test-harness:
 
 check-series:
 	@scripts/check-series
+
+fresh-check:
+	@scripts/fresh-check
 
 # Not part of `make test` or CI: a benchmark, not a test.
 # A kernel is built only when its bzImage is missing (a fresh clone).

@@ -37,6 +37,22 @@ say()  { printf '%s: %s\n' "$PROG" "$*"; }
 warn() { printf '%s: WARNING: %s\n' "$PROG" "$*" >&2; }
 die()  { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
 
+# Under `set -e` a failing command ends a script without a word.  Every
+# script that sources this file instead names the command, its status and
+# its line, so that no failure is silent.  Expected failures are tested
+# explicitly (`if`, `||`), which the ERR trap does not see.
+on_unexpected_error() {
+	local rc=$1 line=$2 cmd=$3
+	printf '%s: error: `%s` failed with status %d (%s line %s).\n' \
+		"$PROG" "$cmd" "$rc" "$0" "$line" >&2
+	printf '%s:        This is a bug in the script or a missing prerequisite;' "$PROG" >&2
+	printf ' see the logs under %s, and run scripts/setup if a tool is missing.\n' \
+		"${LOG_DIR:-build/logs}" >&2
+}
+case $- in
+*e*) set -E; trap 'on_unexpected_error $? $LINENO "$BASH_COMMAND"' ERR ;;
+esac
+
 now() { date +%s; }
 elapsed() { local s=$(( $(now) - $1 )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
