@@ -154,6 +154,8 @@ def make_boot_cpio(dest, files):
     """base.cpio + a second archive holding /etc/dltest/<name> files."""
     if not BASE_CPIO.is_file():
         die(f"{BASE_CPIO} missing: run guest/mkinitramfs")
+    if shutil.which("cpio") is None:
+        die("cpio not found: run scripts/setup")
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp) / "etc" / "dltest"
         d.mkdir(parents=True)
@@ -198,6 +200,8 @@ class Follower:
 
 def run_qemu(cmd, timeout, log, follower=None, stdin=subprocess.DEVNULL):
     """Runs QEMU; returns (returncode or None, timed_out, seconds)."""
+    if shutil.which(cmd[0]) is None:
+        die(f"{cmd[0]} not found: run scripts/setup (it installs qemu-system-x86)")
     t0 = time.monotonic()
     with open(log, "wb") as qlog:
         qlog.write((" ".join(shlex.quote(c) for c in cmd) + "\n").encode())

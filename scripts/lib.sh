@@ -53,6 +53,14 @@ case $- in
 *e*) set -E; trap 'on_unexpected_error $? $LINENO "$BASH_COMMAND"' ERR ;;
 esac
 
+# need_tools CMD...: stop with what to do when a tool setup installs is
+# missing (a machine where scripts/setup has not run, or not to the end).
+need_tools() {
+	local t missing=
+	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done
+	[ -z "$missing" ] || die "not installed:$missing; run scripts/setup (Debian 12) first"
+}
+
 now() { date +%s; }
 elapsed() { local s=$(( $(now) - $1 )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
