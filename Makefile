@@ -27,14 +27,15 @@
 # Variables: KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
 # MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
 # ALLOW_OTHER_BASE=1, DEBUG=1 (kernel with config/debug.config, built in
-# build/obj/$(KERNEL)-debug: kernel, run, test, stress).
+# build/obj/$(KERNEL)-debug: kernel, run, test, stress), KASAN=1 (stress
+# only: the debug kernel plus config/kasan.config, build/obj/$(KERNEL)-kasan).
 
 SHELL := /bin/bash
 KERNEL ?= series
 CPUS ?= 2
 MODE ?= tcg
 TIMEOUT ?= 600
-export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG
+export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG KASAN
 
 BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)/arch/x86/boot/bzImage
 
