@@ -97,20 +97,22 @@ class SetupFirstRun(unittest.TestCase):
 class ErrTrap(unittest.TestCase):
     """lib.sh names any unexpected failure of a `set -e` script."""
 
+    @staticmethod
+    def run_script(body):
+        """Runs BODY as a `set -e` script that sources lib.sh."""
+        script = f'set -euo pipefail\nsource "{ROOT}/scripts/lib.sh"\n{body}'
+        return subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+
     def test_unexpected_failure_is_named(self):
-        script = (f'set -euo pipefail\nsource "{ROOT}/scripts/lib.sh"\n'
-                  'x=$(false | cat)\necho not reached\n')
-        r = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+        r = self.run_script('x=$(false | cat)\necho not reached\n')
         self.assertNotEqual(r.returncode, 0, r.stdout)
         self.assertNotIn("not reached", r.stdout)
         self.assertRegex(r.stdout, r"error: `x=\$\(false \| cat\)` failed with status 1")
 
     def test_expected_failures_stay_quiet(self):
-        script = (f'set -euo pipefail\nsource "{ROOT}/scripts/lib.sh"\n'
-                  'if false; then :; fi\nfalse || true\n[ -n "$(false)" ] || echo fine\n')
-        r = subprocess.run(["bash", "-c", script], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+        r = self.run_script('if false; then :; fi\nfalse || true\n'
+                            '[ -n "$(false)" ] || echo fine\n')
         self.assertEqual(r.returncode, 0, r.stdout)
         self.assertEqual(r.stdout.strip(), "fine")
 
