@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The harness's own tests: scripts/verdict must turn a failing KTAP stream,
-a kernel WARN, an oops, a hung boot, a bad exit status and an all-skipped
-run red, and a clean run green.  Fixtures: tests/harness/fixtures/<case>/
+a kernel WARN, an oops, a hung boot, a bad exit status, an all-skipped
+run and a leaf that fails its rerun too red, and a clean run (or one whose
+only failure passed its rerun, listed apart) green.  Fixtures: tests/harness/fixtures/<case>/
 (boot.json, console.log, ktap.log as scripts/run-tests writes them, and
 expected.json) plus one-file.log, a single serial log with both streams.
 Also checks the plan expansion of scripts/dltest.py.
@@ -48,6 +49,16 @@ class Verdict(unittest.TestCase):
 
     def test_failing_ktap_stream(self):
         self.check(FIX / "ktap-fail", json.loads((FIX / "ktap-fail/expected.json").read_text()))
+
+    def test_rerun_pass_is_listed_apart(self):
+        # A leaf that failed and passed its rerun counts, and is listed with
+        # its first result; the program's exit status 1 is not a failure.
+        out = self.check(FIX / "rerun-pass",
+                         json.loads((FIX / "rerun-pass/expected.json").read_text()))
+        self.assertIn("RERUN sched_deadline/demo:global.second @2cpu-tcg: first run not ok", out)
+
+    def test_rerun_fail_fails(self):
+        self.check(FIX / "rerun-fail", json.loads((FIX / "rerun-fail/expected.json").read_text()))
 
     def test_warn_fails_even_if_all_ok(self):
         self.check(FIX / "warn", json.loads((FIX / "warn/expected.json").read_text()))
