@@ -54,7 +54,45 @@ trace8() {
 	return $rc
 }
 
+# Figure 9: one task set of 0.75 m on m CPUs (sets9-m.txt), traced:
+# sched_switch, wakeups and migrations decide what ran where, the
+# workload's "dlj" marks give each job's release, deadline and end.  The
+# host finds the EDF inversions in it (scripts/bench, edf_inversion()).
+# Both kernels have these events; the trace clock is CLOCK_MONOTONIC,
+# the workload's clock.  "trace_overrun=N" says whether the buffer lost
+# events (the host refuses such a trace).
+# Our kernel also has sched_dl_throttle/replenish: recorded where they
+# exist, they check the host's replay of each task's CBS (not used for
+# the figure itself, which must read the same on both kernels).
+EDF_EVENTS="sched_switch sched_wakeup sched_wakeup_new sched_migrate_task"
+edfinv() {
+	T=/sys/kernel/tracing
+	for e in sched_dl_throttle sched_dl_replenish; do
+		[ -d $T/events/sched/$e ] && EDF_EVENTS="$EDF_EVENTS $e"
+	done
+	echo 0 >$T/tracing_on
+	echo mono >$T/trace_clock || return 1
+	echo 4096 >$T/buffer_size_kb || return 1
+	echo >$T/trace
+	for e in $EDF_EVENTS; do
+		echo 1 >$T/events/sched/$e/enable || return 1
+	done
+	echo 1 >$T/tracing_on
+	DLSETS_MARK=1 $B/dlsets "$B/sets9-$(nproc).txt" "$EDF_MS" 50
+	rc=$?
+	echo 0 >$T/tracing_on
+	for e in $EDF_EVENTS; do
+		echo 0 >$T/events/sched/$e/enable
+	done
+	echo "trace_overrun=$(cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ {n += $2} END {print n + 0}')"
+	grep -E 'sched_switch:|sched_wakeup|sched_migrate_task:|sched_dl_(throttle|replenish):|tracing_mark_write: dlj ' $T/trace
+	return $rc
+}
+
 case $mode in
+edf*)
+	run fig9 edfinv
+	;;
 icount)
 	run fig1 $B/dlsets $B/sets1.txt "$SET_MS" 80
 	run fig3-dl $B/pingpong switch dl "$PP_ITERS"
