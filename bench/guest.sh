@@ -63,27 +63,23 @@ trace8() {
 # events (the host refuses such a trace).
 # Our kernel also has sched_dl_throttle/replenish: recorded where they
 # exist, they check the host's replay of each task's CBS (not used for
-# the figure itself, which must read the same on both kernels).
-EDF_EVENTS="sched_switch sched_wakeup sched_wakeup_new sched_migrate_task"
+# the figure itself, which must read the same on both kernels).  The
+# events, the mono clock and the buffer size come from the kernel command
+# line (scripts/bench, EDF_BOOT): switching a tracepoint at run time
+# patches kernel text, which TCG can miss on other vCPUs.
 edfinv() {
 	T=/sys/kernel/tracing
-	for e in sched_dl_throttle sched_dl_replenish; do
-		[ -d $T/events/sched/$e ] && EDF_EVENTS="$EDF_EVENTS $e"
+	for e in sched_switch sched_wakeup sched_wakeup_new sched_migrate_task; do
+		[ "$(cat $T/events/sched/$e/enable)" = 1 ] ||
+			{ echo "event $e is not enabled (EDF_BOOT)"; return 1; }
 	done
+	grep -q '\[mono\]' $T/trace_clock || { echo "trace clock is not mono"; return 1; }
 	echo 0 >$T/tracing_on
-	echo mono >$T/trace_clock || return 1
-	echo 4096 >$T/buffer_size_kb || return 1
 	echo >$T/trace
-	for e in $EDF_EVENTS; do
-		echo 1 >$T/events/sched/$e/enable || return 1
-	done
 	echo 1 >$T/tracing_on
 	DLSETS_MARK=1 $B/dlsets "$B/sets9-$(nproc).txt" "$EDF_MS" 50
 	rc=$?
 	echo 0 >$T/tracing_on
-	for e in $EDF_EVENTS; do
-		echo 0 >$T/events/sched/$e/enable
-	done
 	echo "trace_overrun=$(cat $T/per_cpu/cpu*/stats | awk '/^overrun:/ {n += $2} END {print n + 0}')"
 	grep -E 'sched_switch:|sched_wakeup|sched_migrate_task:|sched_dl_(throttle|replenish):|tracing_mark_write: dlj ' $T/trace
 	return $rc
