@@ -26,6 +26,7 @@
 #include "bench.h"
 
 #define MARGIN (200 * 1000ULL)
+#define HARD_NS (1000 * NS_MS)
 
 /*
  * DLSETS_MARK=1 (figure 9): each job, once done, writes
@@ -35,7 +36,6 @@
  * its server's budget.
  */
 static int mark_fd = -1;
-#define HARD_NS (1000 * NS_MS)
 
 struct task {
 	uint64_t rt, per, t0, end, work;
@@ -86,8 +86,9 @@ static void *run_task(void *arg)
 					   (unsigned long long)c, (unsigned long long)t->rt,
 					   (unsigned long long)t->per);
 
+			/* a trace missing marks would misplace jobs: stop */
 			if (write(mark_fd, mark, len) != len)
-				mark_fd = -1;	/* the host refuses a trace with no marks */
+				die("DLSETS_MARK: trace marker write failed");
 		}
 		if (c > r + t->per) {
 			t->misses++;
