@@ -89,6 +89,9 @@ case $mode in
 edf*)
 	run fig9 edfinv
 	;;
+adm*)
+	run fig10 $B/admit "$ADMIT_ITERS"
+	;;
 icount)
 	run fig1 $B/dlsets $B/sets1.txt "$SET_MS" 80
 	run fig3-dl $B/pingpong switch dl "$PP_ITERS"

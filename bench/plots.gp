@@ -80,6 +80,12 @@ set ylabel "pairs (in + out) per second of guest time"
 set yrange [0:*]
 plot f("fig6") using 2:3:4:xtic(1) ls 1 title O, '' using 5:6:7 ls 2 title U
 
+set output out("fig10")
+set title "Figure 10: sched_setattr into and out of SCHED_DEADLINE on m CPUs (icount)"
+set ylabel "pairs (in + out) per second of guest time"
+set yrange [0:*]
+plot f("fig10") using 2:3:4:xtic(1) ls 1 title O, '' using 5:6:7 ls 2 title U
+
 set output out("fig7")
 set title "Figure 7: isolation, 1 CPU (icount): CPU share"
 set ylabel "share of the CPU"
