@@ -143,6 +143,16 @@ def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extr
         append += ["nokaslr", "norandmaps"]
     else:
         cmd += ["-cpu", "max"]
+        if cpus > (os.cpu_count() or 1):
+            # More vCPUs than host cores: the host leaves a vCPU unrun for
+            # tens to hundreds of ms while its clock goes on, and without
+            # steal-time accounting (TCG) that time is charged to the
+            # deadline task it was running.  A small reservation then owes
+            # it for many periods (the CBS rule), throttled -- inside an
+            # RCU read-side section if it was preempted there, so that a
+            # grace period waits as long.  RCU reports such a wait after
+            # 21 s; give it the debug config's 60 s.  A lockup still shows.
+            append += ["rcupdate.rcu_cpu_stall_timeout=60"]
     if append_extra:
         append.append(append_extra)
     cmd += ["-kernel", str(bzimage), "-initrd", str(initrd),

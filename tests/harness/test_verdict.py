@@ -63,6 +63,23 @@ class Verdict(unittest.TestCase):
     def test_warn_fails_even_if_all_ok(self):
         self.check(FIX / "warn", json.loads((FIX / "warn/expected.json").read_text()))
 
+    def test_kernel_report_excerpt(self):
+        # A kernel report is printed with its console lines and the test
+        # around it, so a run whose logs are gone still shows the trace.
+        out = self.check(FIX / "warn", json.loads((FIX / "warn/expected.json").read_text()))
+        self.assertIn("Kernel report: kernel @2cpu-tcg: WARNING: at kernel/sched/core.c:2345", out)
+        self.assertIn("guest running: no test (after harness/smoke)", out)
+        self.assertIn("  | [    2.104100]  __schedule+0x2f1/0x9a0", out)
+        with tempfile.TemporaryDirectory() as tmp:
+            d = self.boot_with_console_line(
+                tmp, "b", "dltest: test 1/2: sched_deadline/hotplug (timeout 180s)\n"
+                "[   12.000000] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:\n"
+                "[   12.000001] rcu:     3-...!: (0 ticks this GP)")
+            rc, out = verdict(d)
+            self.assertEqual(rc, 1, out)
+            self.assertIn("guest running: sched_deadline/hotplug", out)
+            self.assertIn("  | [   12.000001] rcu:     3-...!: (0 ticks this GP)", out)
+
     def test_oops_and_panic(self):
         self.check(FIX / "oops", json.loads((FIX / "oops/expected.json").read_text()))
 
