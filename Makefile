@@ -4,7 +4,8 @@
 #   make setup          install build deps + the pinned linux-source-6.12
 #   make tree | apply   build/linux = base + patches/ (never clobbers work)
 #   make export         build/linux commits -> patches/
-#   make kernel         build the kernel (KERNEL=series|upstream)
+#   make kernel         build the kernel (KERNEL=series|upstream;
+#                       ARCH=arm64 cross-builds an arm64 Image)
 #   make run [CMD=...]  boot it in QEMU: a shell, or run CMD and exit with
 #                       its status (CPUS=2 MODE=tcg|icount)
 #   make test           harness self-tests + build + boot the test plan;
@@ -25,7 +26,11 @@
 #                       churn + hotplug, trinity, fuzzer, privilege,
 #                       starvation; figures in figures.txt (scripts/stress)
 #
-# Variables: KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
+# ARCH=arm64 (setup, kernel, selftests, initramfs, run, test): the same
+# for an arm64 guest on QEMU's virt machine (cross-built, TCG), in
+# build/obj/$(KERNEL)-arm64, build/guest-arm64, results
+# build/results/latest-$(KERNEL)-arm64-test; `make setup ARCH=arm64` first.
+# Variables: ARCH (x86_64|arm64), KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
 # MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
 # ALLOW_OTHER_BASE=1, DEBUG=1 (kernel with config/debug.config, built in
 # build/obj/$(KERNEL)-debug: kernel, run, test, stress), KASAN=1 (stress
@@ -38,7 +43,20 @@ MODE ?= tcg
 TIMEOUT ?= 600
 export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG KASAN
 
-BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)/arch/x86/boot/bzImage
+# ARCH: x86_64 (the default, as before) or arm64, handed to the scripts,
+# which keep it out of Kbuild's environment for x86_64 (scripts/lib.sh).
+ARCH ?= x86_64
+override ARCH := $(patsubst x86,x86_64,$(patsubst aarch64,arm64,$(ARCH)))
+ifeq ($(filter x86_64 arm64,$(ARCH)),)
+$(error ARCH must be x86_64 or arm64, not '$(ARCH)')
+endif
+ARCH_SUFFIX = $(if $(filter arm64,$(ARCH)),-arm64)
+# check-series, bench, stress and fresh-check are x86_64's (check-series
+# has its own arm64 matrix entry).
+x86_only = $(if $(filter arm64,$(ARCH)),$(error make $@ is x86_64 only; ARCH=arm64 \
+	is for setup, kernel, selftests, initramfs, run and test))
+KIMAGE = $(if $(filter arm64,$(ARCH)),arch/arm64/boot/Image,arch/x86/boot/bzImage)
+BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)$(ARCH_SUFFIX)/$(KIMAGE)
 
 .PHONY: help setup tree apply export kernel selftests initramfs guest run test \
 	test-harness check-series fresh-check bench stress clean
@@ -47,7 +65,7 @@ help:
 	@sed -n '1,/^$$/{s/^# \{0,1\}//;p}' Makefile
 
 setup:
-	scripts/setup
+	ARCH=$(ARCH) scripts/setup
 
 tree apply:
 	scripts/make-tree --apply
@@ -57,49 +75,50 @@ export:
 
 kernel:
 	scripts/make-tree --ensure
-	scripts/build-kernel
+	ARCH=$(ARCH) scripts/build-kernel
 
 selftests:
 	scripts/make-tree --ensure
-	scripts/build-selftests
+	ARCH=$(ARCH) scripts/build-selftests
 
 initramfs guest: selftests
-	guest/mkinitramfs
+	ARCH=$(ARCH) guest/mkinitramfs
 
 run: kernel initramfs
 	@if [ -n "$$CMD" ]; then \
-		scripts/run-guest --bzimage $(BZIMAGE) --flavour $(KERNEL) \
+		scripts/run-guest --bzimage $(BZIMAGE) --arch $(ARCH) --flavour $(KERNEL) \
 			--cpus $(CPUS) --mode $(MODE) --timeout $(TIMEOUT) --cmd "$$CMD"; \
 	else \
-		scripts/run-guest --bzimage $(BZIMAGE) --flavour $(KERNEL) \
+		scripts/run-guest --bzimage $(BZIMAGE) --arch $(ARCH) --flavour $(KERNEL) \
 			--cpus $(CPUS) --mode $(MODE); \
 	fi
 
 # CPUS given to make test (command line or environment): the plan's widest
 # boot (8 CPUs, functional SMP tests) runs at that count, for bigger hosts.
 test:
-	@$(if $(filter command line environment,$(origin CPUS)),WIDE_CPUS=$(CPUS)) scripts/test-suite
+	@$(if $(filter command line environment,$(origin CPUS)),WIDE_CPUS=$(CPUS)) \
+		ARCH=$(ARCH) scripts/test-suite
 
 test-harness:
 	DLTEST_E2E=$(E2E) python3 -m unittest discover -v -s tests/harness
 
 check-series:
-	@scripts/check-series
+	@$(x86_only)ARCH=x86_64 scripts/check-series
 
 fresh-check:
-	@scripts/fresh-check
+	@$(x86_only)ARCH=x86_64 scripts/fresh-check
 
 # Not part of `make test` or CI: a benchmark, not a test.
 # A kernel is built only when its bzImage is missing (a fresh clone).
 bench:
-	@for k in series upstream; do \
+	@$(x86_only)for k in series upstream; do \
 		[ -f build/obj/$$k/arch/x86/boot/bzImage ] || \
 		nice -n 10 $(MAKE) --no-print-directory kernel KERNEL=$$k || exit 1; \
 	done
 	@nice -n 10 scripts/bench $(if $(filter 1,$(QUICK)),--quick)
 
 stress:
-	@scripts/stress
+	@$(x86_only)ARCH=x86_64 scripts/stress
 
 clean:
-	rm -rf build/results build/guest build/logs
+	rm -rf build/results build/guest build/guest-arm64 build/logs

@@ -19,16 +19,42 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-GUEST = Path(os.environ.get("GUEST_DIR") or ROOT / "build" / "guest")
-if not GUEST.is_absolute():
-    GUEST = ROOT / GUEST
+ARCHES = ("x86_64", "arm64")
+PROG = os.environ.get("PROG", "run-tests")
+
+
+def guest_dir(arch="x86_64"):
+    """The guest staging dir: $GUEST_DIR, else build/guest (build/guest-arm64)."""
+    g = Path(os.environ.get("GUEST_DIR") or
+             ROOT / "build" / ("guest" if arch == "x86_64" else f"guest-{arch}"))
+    return g if g.is_absolute() else ROOT / g
+
+
+GUEST = guest_dir(os.environ.get("DLTEST_ARCH") or "x86_64")
 GUEST_ROOT = GUEST / "root"
 BASE_CPIO = GUEST / "base.cpio"
-PROG = os.environ.get("PROG", "run-tests")
+
+
+def set_arch(arch):
+    """Points the guest paths (base.cpio, the staging tree) at ARCH's."""
+    global GUEST, GUEST_ROOT, BASE_CPIO
+    GUEST = guest_dir(arch)
+    GUEST_ROOT = GUEST / "root"
+    BASE_CPIO = GUEST / "base.cpio"
 
 BOOT_OVERHEAD_S = int(os.environ.get("DLTEST_BOOT_OVERHEAD", 90))  # per-boot allowance
 ICOUNT_SLOWDOWN = 2.0         # icount runs ~1.3x slower than real time
 MEMORY = os.environ.get("QEMU_MEM", "512M")
+# Boot modes of the plan: plain TCG; icount (-smp 1, deterministic
+# clock); asym: plain TCG on arm64 with CPUs of two capacities (the
+# virt machine's device tree with capacity-dmips-mhz added, asym_dtb()).
+MODES = ("tcg", "icount", "asym")
+# The arm64 machine, the same for the boot and for the dump of its device
+# tree that asym boots edit.
+ARM64_MACHINE = "virt,gic-version=3"
+ARM64_CPU = "cortex-a57"
+# asym: the first half of the CPUs (rounded up) are big, the rest little.
+ASYM_BIG, ASYM_LITTLE = 1024, 512
 KINDS = ("selftest", "client", "prefix", "harness")
 
 
@@ -85,8 +111,8 @@ def load_plan(plan_path, suite, avail, warn=print):
         kind, pattern = test.split(":", 1)
         if kind not in KINDS:
             die(f"{plan_path}:{no}: unknown kind '{kind}' (one of {', '.join(KINDS)})")
-        if mode not in ("tcg", "icount"):
-            die(f"{plan_path}:{no}: mode must be tcg or icount")
+        if mode not in MODES:
+            die(f"{plan_path}:{no}: mode must be one of {', '.join(MODES)}")
         try:
             cpu_list = [int(c) for c in cpus.split(",")]
             timeout = int(tmo)
@@ -132,17 +158,47 @@ def groups_of(entries):
 
 # ---- QEMU ------------------------------------------------------------------
 
-def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extra=""):
-    append = ["console=ttyS0", "panic=-1", f"dltest.kernel={flavour}",
-              f"dltest.cpus={cpus}", f"dltest.mode={mode}"]
-    cmd = ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-no-reboot",
-           "-accel", "tcg", "-m", MEMORY, "-smp", str(cpus)]
+def second_channel(serial1):
+    """arm64: QEMU's virt machine has a single PL011 UART, so the harness's
+    second channel (KTAP, command output: ttyS1 on x86) is a virtio console,
+    /dev/hvc0 in the guest.  SERIAL1 is -serial syntax: file:PATH."""
+    if not serial1.startswith("file:"):
+        die(f"arm64: the second channel must be file:PATH, not '{serial1}'")
+    path = serial1[len("file:"):].replace(",", ",,")
+    return ["-device", "virtio-serial-device",
+            "-chardev", f"file,id=dlout,path={path}",
+            "-device", "virtconsole,chardev=dlout"]
+
+
+def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extra="",
+             arch="x86_64", dtb=None):
+    """The QEMU command line of one boot.  x86_64: the pc machine, console
+    on ttyS0, second channel ttyS1.  arm64: -M virt with a GICv3 (more
+    than 8 CPUs), cortex-a57, console ttyAMA0 (the PL011), second channel
+    a virtio console (hvc0); `reboot -f` ends it through PSCI."""
+    if arch not in ARCHES:
+        die(f"unknown architecture '{arch}' (one of {', '.join(ARCHES)})")
+    arm = arch == "arm64"
+    append = ["console=ttyAMA0" if arm else "console=ttyS0", "panic=-1",
+              f"dltest.kernel={flavour}", f"dltest.cpus={cpus}", f"dltest.mode={mode}"]
+    if arm:
+        cmd = ["qemu-system-aarch64", "-nodefaults", "-display", "none", "-no-reboot",
+               "-accel", "tcg", "-M", ARM64_MACHINE, "-cpu", ARM64_CPU,
+               "-m", MEMORY, "-smp", str(cpus)]
+        if dtb:
+            cmd += ["-dtb", str(dtb)]
+    else:
+        cmd = ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-no-reboot",
+               "-accel", "tcg", "-m", MEMORY, "-smp", str(cpus)]
     if mode == "icount":
-        cmd += ["-icount", "shift=0,sleep=off", "-cpu", "max,rdrand=off,rdseed=off",
-                "-rtc", "clock=vm"]
+        cmd += ["-icount", "shift=0,sleep=off"]
+        if not arm:
+            cmd += ["-cpu", "max,rdrand=off,rdseed=off"]
+        cmd += ["-rtc", "clock=vm"]
         append += ["nokaslr", "norandmaps"]
     else:
-        cmd += ["-cpu", "max"]
+        if not arm:
+            cmd += ["-cpu", "max"]
         if cpus > (os.cpu_count() or 1):
             # More vCPUs than host cores: the host leaves a vCPU unrun for
             # tens to hundreds of ms while its clock goes on, and without
@@ -156,14 +212,44 @@ def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extr
     if append_extra:
         append.append(append_extra)
     cmd += ["-kernel", str(bzimage), "-initrd", str(initrd),
-            "-append", " ".join(append), "-serial", serial0, "-serial", serial1]
+            "-append", " ".join(append), "-serial", serial0]
+    cmd += second_channel(serial1) if arm else ["-serial", serial1]
     return cmd
+
+
+def asym_capacities(cpus):
+    """capacity-dmips-mhz of each CPU of an asym boot."""
+    big = (cpus + 1) // 2
+    return [ASYM_BIG if n < big else ASYM_LITTLE for n in range(cpus)]
+
+
+def asym_dtb(dest, cpus):
+    """The device tree of an asym boot: QEMU's own for the same machine
+    (-machine dumpdtb=), with capacity-dmips-mhz on each CPU node
+    (fdtput, Debian's device-tree-compiler), so that the guest sees CPUs
+    of two capacities (/sys/devices/system/cpu/cpuN/cpu_capacity)."""
+    for tool in ("qemu-system-aarch64", "fdtput"):
+        if shutil.which(tool) is None:
+            die(f"{tool} not found: run ARCH=arm64 scripts/setup")
+    dump = ["qemu-system-aarch64", "-nodefaults", "-display", "none", "-accel", "tcg",
+            "-M", f"{ARM64_MACHINE},dumpdtb={dest}", "-cpu", ARM64_CPU,
+            "-m", MEMORY, "-smp", str(cpus)]
+    r = subprocess.run(dump, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if not Path(dest).is_file():
+        die(f"could not dump the virt machine's device tree: {' '.join(dump)}: {r.stdout.strip()}")
+    for n, cap in enumerate(asym_capacities(cpus)):
+        r = subprocess.run(["fdtput", "-t", "u", str(dest), f"/cpus/cpu@{n}",
+                            "capacity-dmips-mhz", str(cap)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode:
+            die(f"fdtput on {dest} (/cpus/cpu@{n}) failed: {r.stdout.strip()}")
 
 
 def make_boot_cpio(dest, files):
     """base.cpio + a second archive holding /etc/dltest/<name> files."""
     if not BASE_CPIO.is_file():
-        die(f"{BASE_CPIO} missing: run guest/mkinitramfs")
+        die(f"{BASE_CPIO} missing: run guest/mkinitramfs"
+            + (" with ARCH=arm64" if GUEST.name.endswith("-arm64") else ""))
     if shutil.which("cpio") is None:
         die("cpio not found: run scripts/setup")
     with tempfile.TemporaryDirectory() as tmp:
@@ -211,7 +297,8 @@ class Follower:
 def run_qemu(cmd, timeout, log, follower=None, stdin=subprocess.DEVNULL):
     """Runs QEMU; returns (returncode or None, timed_out, seconds)."""
     if shutil.which(cmd[0]) is None:
-        die(f"{cmd[0]} not found: run scripts/setup (it installs qemu-system-x86)")
+        die(f"{cmd[0]} not found: run scripts/setup (it installs qemu-system-x86; "
+            "with ARCH=arm64 also qemu-system-arm)")
     t0 = time.monotonic()
     with open(log, "wb") as qlog:
         qlog.write((" ".join(shlex.quote(c) for c in cmd) + "\n").encode())
@@ -243,12 +330,23 @@ def run_qemu(cmd, timeout, log, follower=None, stdin=subprocess.DEVNULL):
 
 # ---- commands --------------------------------------------------------------
 
+def arch_label(arch):
+    """Appended to results names, so that arm64 runs never take x86 ones' place."""
+    return "" if arch == "x86_64" else f"-{arch}"
+
+
 def cmd_tests(args):
+    set_arch(args.arch)
     bz = Path(args.bzimage)
     if not bz.is_file():
         die(f"{bz} missing (build the kernel first)")
-    avail = available_tests()
+    avail = available_tests(GUEST_ROOT)
     entries = load_plan(args.plan, args.suite, avail, warn=lambda m: say(f"warning: {m}"))
+    asym = [e for e in entries if e["mode"] == "asym"]
+    if asym and args.arch != "arm64":
+        # Only the arm64 guest gets its CPU capacities from a device tree.
+        say(f"{len(asym)} asym test runs (CPUs of two capacities) are for ARCH=arm64: not run")
+        entries = [e for e in entries if e["mode"] != "asym"]
     wide = int(os.environ.get("WIDE_CPUS") or 0)
     top = max((e["cpus"] for e in entries if e["mode"] == "tcg"), default=0)
     if args.filter:
@@ -266,6 +364,7 @@ def cmd_tests(args):
     if not groups:
         die(f"no test of suite '{args.suite}' in {args.plan} to run")
     label = f"{args.flavour}-{args.variant}" if args.variant else args.flavour
+    label += arch_label(args.arch)
     results = Path(args.results) if args.results else (
         ROOT / "build" / "results" / f"{label}-{args.suite}-{time.strftime('%Y%m%d-%H%M%S')}")
     if results.exists():
@@ -290,10 +389,16 @@ def cmd_tests(args):
         timeout = int((BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)) * scale)
         if mode == "icount":
             timeout = int(timeout * ICOUNT_SLOWDOWN)
+        dtb = None
+        if mode == "asym":
+            dtb = d / "asym.dtb"
+            asym_dtb(dtb, cpus)
+            say(f"boot {g}: CPU capacities {asym_capacities(cpus)} ({dtb})")
         cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
                        f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}",
-                       append_extra=args.append or "")
-        meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, bzimage=str(bz),
+                       append_extra=args.append or "", arch=args.arch, dtb=dtb)
+        meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, arch=args.arch,
+                    bzimage=str(bz),
                     tests=[e["id"] for e in tests], timeout=timeout, cmd=cmd, finished=False)
         (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
         say(f"boot {g}: {len(tests)} tests, timeout {timeout}s")
@@ -316,10 +421,11 @@ def cmd_tests(args):
 
 
 def cmd_guest(args):
+    set_arch(args.arch)
     bz = Path(args.bzimage)
     if not bz.is_file():
         die(f"{bz} missing (build the kernel first)")
-    d = ROOT / "build" / "results" / "run"
+    d = ROOT / "build" / "results" / f"run{arch_label(args.arch)}"
     d.mkdir(parents=True, exist_ok=True)
     initrd = d / "initrd.cpio"
     files = {}
@@ -328,14 +434,21 @@ def cmd_guest(args):
     make_boot_cpio(initrd, files)
     for f in ("console.log", "out.log"):
         (d / f).unlink(missing_ok=True)
+    dtb = None
+    if args.mode == "asym":
+        if args.arch != "arm64":
+            die("MODE=asym needs ARCH=arm64 (CPU capacities come from its device tree)")
+        dtb = d / "asym.dtb"
+        asym_dtb(dtb, args.cpus)
     if args.cmd is None:
         cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
-                       "mon:stdio", f"file:{d / 'out.log'}")
+                       "mon:stdio", f"file:{d / 'out.log'}", arch=args.arch, dtb=dtb)
         print(f"{PROG}: booting {bz} at -smp {args.cpus} ({args.mode}); "
               "exit the shell to stop, or Ctrl-A x", flush=True)
         return subprocess.call(cmd)
     cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
-                   f"file:{d / 'console.log'}", f"file:{d / 'out.log'}")
+                   f"file:{d / 'console.log'}", f"file:{d / 'out.log'}", arch=args.arch,
+                   dtb=dtb)
     print(f"{PROG}: running in the guest ({args.flavour}, -smp {args.cpus}, {args.mode}): "
           f"{args.cmd}  [console log: {d}/console.log]", file=sys.stderr, flush=True)
 
@@ -364,8 +477,12 @@ def cmd_guest(args):
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__)
     sub = ap.add_subparsers(dest="what", required=True)
+    default_arch = os.environ.get("DLTEST_ARCH") or "x86_64"
     t = sub.add_parser("tests", help="boot once per (cpus, mode) group and run the plan")
-    t.add_argument("--bzimage", required=True)
+    t.add_argument("--bzimage", required=True, help="the kernel (arm64: its Image)")
+    t.add_argument("--arch", choices=ARCHES, default=default_arch,
+                   help="guest architecture: x86_64 (default) or arm64 (QEMU virt, "
+                   "build/guest-arm64; results <kernel>-arm64-<suite>-<time>)")
     t.add_argument("--flavour", default="series",
                    help="passed to the guest as dltest.kernel= (series, upstream, prefix-0001)")
     t.add_argument("--suite", default="test")
@@ -380,10 +497,12 @@ def main():
                    help="multiply every test's and boot's timeout (slow debug kernels)")
     t.add_argument("--filter", help="only test ids matching this glob")
     g = sub.add_parser("guest", help="boot into a shell or run one command")
-    g.add_argument("--bzimage", required=True)
+    g.add_argument("--bzimage", required=True, help="the kernel (arm64: its Image)")
+    g.add_argument("--arch", choices=ARCHES, default=default_arch)
     g.add_argument("--flavour", default="series")
     g.add_argument("--cpus", type=int, default=2)
-    g.add_argument("--mode", default="tcg", choices=("tcg", "icount"))
+    g.add_argument("--mode", default="tcg", choices=MODES,
+                   help="asym (arm64 only): CPUs of two capacities")
     g.add_argument("--cmd")
     g.add_argument("--timeout", type=int, default=600)
     args = ap.parse_args()

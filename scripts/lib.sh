@@ -10,10 +10,31 @@ abspath() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$ROOT/$1" ;; 
 TREE=$(abspath "${TREE:-build/linux}")               # series work tree (git)
 UPSTREAM_SRC=$(abspath "${UPSTREAM_SRC:-build/linux-source-6.12}")  # pristine
 PREFIX_TREE=$(abspath "${PREFIX_TREE:-build/prefix}") # worktree for prefixes
+# Guest architecture: ARCH=x86_64 (the default) or ARCH=arm64 (QEMU's
+# virt machine; cross-built with aarch64-linux-gnu-).  Kbuild reads ARCH
+# from the environment too, so the scripts keep it in DLTEST_ARCH
+# (exported: the scripts they start see it) and take ARCH out of the
+# environment: x86_64 kernels build exactly as before (Kbuild's own
+# default), arm64 ones get ARCH=arm64 on their make command line.
+DLTEST_ARCH=${ARCH:-${DLTEST_ARCH:-x86_64}}
+case $DLTEST_ARCH in
+x86_64|x86) DLTEST_ARCH=x86_64 ;;
+arm64|aarch64) DLTEST_ARCH=arm64 ;;
+*) printf '%s: error: ARCH must be x86_64 (the default) or arm64, not "%s"\n' "$PROG" "$DLTEST_ARCH" >&2; exit 1 ;;
+esac
+export DLTEST_ARCH
+unset ARCH
+# ARCH_SUFFIX: appended to the per-kernel names of arm64's builds and
+# results (build/obj/series-arm64, latest-series-arm64-test); empty for x86.
+if [ "$DLTEST_ARCH" = arm64 ]; then ARCH_SUFFIX=-arm64; else ARCH_SUFFIX=; fi
+# arm64: the guest userspace unpacked from Debian's arm64 packages by
+# scripts/setup (busybox, chrt, rt-app, ... and their libraries).
+ARM64_ROOT=$(abspath "${ARM64_ROOT:-build/arm64-root}")
+CROSS_COMPILE_ARM64=aarch64-linux-gnu-
 OBJ_ROOT=$(abspath "${OBJ_ROOT:-build/obj}")
 LOG_DIR=$(abspath "${LOG_DIR:-build/logs}")
 RESULTS_ROOT=$(abspath "${RESULTS_ROOT:-build/results}")
-GUEST_DIR=$(abspath "${GUEST_DIR:-build/guest}")    # initramfs staging + selftest install
+GUEST_DIR=$(abspath "${GUEST_DIR:-build/guest$ARCH_SUFFIX}")    # initramfs staging + selftest install
 export GUEST_DIR
 PATCHES=$(abspath "${PATCHES:-patches}")
 JOBS=${JOBS:-2}
@@ -58,7 +79,53 @@ esac
 need_tools() {
 	local t missing=
 	for t in "$@"; do command -v "$t" >/dev/null 2>&1 || missing="$missing $t"; done
-	[ -z "$missing" ] || die "not installed:$missing; run scripts/setup (Debian 12) first"
+	[ -z "$missing" ] || die "not installed:$missing; run$(
+		[ "$DLTEST_ARCH" = x86_64 ] || printf ' ARCH=%s' "$DLTEST_ARCH") scripts/setup (Debian 12) first"
+}
+
+# x86_64_only: for the scripts that have no arm64 side (check-series, which
+# compiles arm64 itself, stress, fresh-check).
+x86_64_only() {
+	[ "$DLTEST_ARCH" = x86_64 ] ||
+		die "$PROG is x86_64 only; run it without ARCH=$DLTEST_ARCH (arm64 has" \
+		    "setup, build-kernel, build-selftests, mkinitramfs, run-guest and test-suite)"
+}
+
+# arm64_libs SYSROOT FILE...: the ELF interpreter and the shared libraries
+# (paths inside SYSROOT, one a line) that the arm64 ELF FILEs need,
+# transitively, found from their PT_INTERP and DT_NEEDED entries with
+# readelf (ldd cannot run foreign binaries) in SYSROOT's library
+# directories.  Sonames found nowhere are named on stderr; status 1 then.
+arm64_libs() {
+	local sysroot=$1 f so d found interp missing=
+	shift
+	local -A seen=()
+	local queue=("$@")
+	while [ ${#queue[@]} -gt 0 ]; do
+		f=${queue[0]}
+		queue=("${queue[@]:1}")
+		interp=$(readelf -l "$f" 2>/dev/null |
+			sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+		if [ -n "$interp" ] && [ -z "${seen[$interp]:-}" ]; then
+			seen[$interp]=1
+			printf '%s\n' "$interp"
+		fi
+		for so in $(readelf -d "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+			[ -z "${seen[$so]:-}" ] || continue
+			seen[$so]=1
+			found=
+			for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu /lib /usr/lib; do
+				if [ -e "$sysroot$d/$so" ]; then found=$d/$so; break; fi
+			done
+			if [ -z "$found" ]; then
+				missing="$missing $so (of ${f#"$sysroot"})"
+				continue
+			fi
+			printf '%s\n' "$found"
+			queue+=("$sysroot$found")
+		done
+	done
+	[ -z "$missing" ] || { printf '%s: not found in %s:%s\n' "$PROG" "$sysroot" "$missing" >&2; return 1; }
 }
 
 now() { date +%s; }

@@ -217,7 +217,8 @@ class EndToEnd(unittest.TestCase):
         plan.write_text(plan_text)
         env = dict(os.environ, DLTEST_BOOT_OVERHEAD="25")
         r = subprocess.run([str(ROOT / "scripts/run-tests"), "--bzimage", bz, "--flavour",
-                            "upstream", "--suite", "e2e", "--plan", str(plan), "--results",
+                            "upstream", "--arch", "x86_64", "--suite", "e2e", "--plan",
+                            str(plan), "--results",
                             str(Path(tmp) / "results")], env=env, stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
         return r.returncode, r.stdout
