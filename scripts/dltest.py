@@ -170,6 +170,13 @@ def second_channel(serial1):
             "-device", "virtconsole,chardev=dlout"]
 
 
+def arm64_machine(cpus, machine_opts=""):
+    """QEMU's arm64 machine of every boot and of the device-tree dump an
+    asym boot edits (asym_dtb()): both must describe the same machine."""
+    return ["-accel", "tcg", "-M", ARM64_MACHINE + machine_opts, "-cpu", ARM64_CPU,
+            "-m", MEMORY, "-smp", str(cpus)]
+
+
 def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extra="",
              arch="x86_64", dtb=None):
     """The QEMU command line of one boot.  x86_64: the pc machine, console
@@ -183,8 +190,7 @@ def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extr
               f"dltest.kernel={flavour}", f"dltest.cpus={cpus}", f"dltest.mode={mode}"]
     if arm:
         cmd = ["qemu-system-aarch64", "-nodefaults", "-display", "none", "-no-reboot",
-               "-accel", "tcg", "-M", ARM64_MACHINE, "-cpu", ARM64_CPU,
-               "-m", MEMORY, "-smp", str(cpus)]
+               *arm64_machine(cpus)]
         if dtb:
             cmd += ["-dtb", str(dtb)]
     else:
@@ -231,9 +237,8 @@ def asym_dtb(dest, cpus):
     for tool in ("qemu-system-aarch64", "fdtput"):
         if shutil.which(tool) is None:
             die(f"{tool} not found: run ARCH=arm64 scripts/setup")
-    dump = ["qemu-system-aarch64", "-nodefaults", "-display", "none", "-accel", "tcg",
-            "-M", f"{ARM64_MACHINE},dumpdtb={dest}", "-cpu", ARM64_CPU,
-            "-m", MEMORY, "-smp", str(cpus)]
+    dump = ["qemu-system-aarch64", "-nodefaults", "-display", "none",
+            *arm64_machine(cpus, f",dumpdtb={dest}")]
     r = subprocess.run(dump, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if not Path(dest).is_file():
         die(f"could not dump the virt machine's device tree: {' '.join(dump)}: {r.stdout.strip()}")
@@ -243,6 +248,18 @@ def asym_dtb(dest, cpus):
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode:
             die(f"fdtput on {dest} (/cpus/cpu@{n}) failed: {r.stdout.strip()}")
+
+
+def boot_dtb(d, mode, arch, cpus):
+    """The device tree a boot in mode MODE needs, made in directory D:
+    asym's (arm64 only), else None (QEMU's own)."""
+    if mode != "asym":
+        return None
+    if arch != "arm64":
+        die("asym needs ARCH=arm64 (CPU capacities come from its device tree)")
+    dtb = d / "asym.dtb"
+    asym_dtb(dtb, cpus)
+    return dtb
 
 
 def make_boot_cpio(dest, files):
@@ -389,10 +406,8 @@ def cmd_tests(args):
         timeout = int((BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)) * scale)
         if mode == "icount":
             timeout = int(timeout * ICOUNT_SLOWDOWN)
-        dtb = None
-        if mode == "asym":
-            dtb = d / "asym.dtb"
-            asym_dtb(dtb, cpus)
+        dtb = boot_dtb(d, mode, args.arch, cpus)
+        if dtb:
             say(f"boot {g}: CPU capacities {asym_capacities(cpus)} ({dtb})")
         cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
                        f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}",
@@ -434,12 +449,7 @@ def cmd_guest(args):
     make_boot_cpio(initrd, files)
     for f in ("console.log", "out.log"):
         (d / f).unlink(missing_ok=True)
-    dtb = None
-    if args.mode == "asym":
-        if args.arch != "arm64":
-            die("MODE=asym needs ARCH=arm64 (CPU capacities come from its device tree)")
-        dtb = d / "asym.dtb"
-        asym_dtb(dtb, args.cpus)
+    dtb = boot_dtb(d, args.mode, args.arch, args.cpus)
     if args.cmd is None:
         cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
                        "mon:stdio", f"file:{d / 'out.log'}", arch=args.arch, dtb=dtb)

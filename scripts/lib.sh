@@ -27,10 +27,20 @@ unset ARCH
 # ARCH_SUFFIX: appended to the per-kernel names of arm64's builds and
 # results (build/obj/series-arm64, latest-series-arm64-test); empty for x86.
 if [ "$DLTEST_ARCH" = arm64 ]; then ARCH_SUFFIX=-arm64; else ARCH_SUFFIX=; fi
+CROSS_COMPILE_ARM64=aarch64-linux-gnu-
+# KBUILD_ARCH: what every make of a kernel tree gets for the guest's
+# architecture (none for x86_64: the host's, as these builds always were);
+# KERNEL_IMAGE: the image it boots, under the O= dir.
+if [ "$DLTEST_ARCH" = arm64 ]; then
+	KBUILD_ARCH=(ARCH=arm64 CROSS_COMPILE="$CROSS_COMPILE_ARM64")
+	KERNEL_IMAGE=arch/arm64/boot/Image
+else
+	KBUILD_ARCH=()
+	KERNEL_IMAGE=arch/x86/boot/bzImage
+fi
 # arm64: the guest userspace unpacked from Debian's arm64 packages by
 # scripts/setup (busybox, chrt, rt-app, ... and their libraries).
 ARM64_ROOT=$(abspath "${ARM64_ROOT:-build/arm64-root}")
-CROSS_COMPILE_ARM64=aarch64-linux-gnu-
 OBJ_ROOT=$(abspath "${OBJ_ROOT:-build/obj}")
 LOG_DIR=$(abspath "${LOG_DIR:-build/logs}")
 RESULTS_ROOT=$(abspath "${RESULTS_ROOT:-build/results}")
