@@ -7,7 +7,7 @@
 #   make kernel         build the kernel (KERNEL=series|upstream;
 #                       ARCH=arm64 cross-builds an arm64 Image)
 #   make run [CMD=...]  boot it in QEMU: a shell, or run CMD and exit with
-#                       its status (CPUS=2 MODE=tcg|icount|asym)
+#                       its status (CPUS=2 MODE=tcg|icount|asym|late)
 #   make test           harness self-tests + build + boot the test plan;
 #                       last line `N passed, N failed` (KERNEL=upstream
 #                       runs the same suite on the pristine kernel;

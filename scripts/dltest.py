@@ -47,8 +47,10 @@ ICOUNT_SLOWDOWN = 2.0         # icount runs ~1.3x slower than real time
 MEMORY = os.environ.get("QEMU_MEM", "512M")
 # Boot modes of the plan: plain TCG; icount (-smp 1, deterministic
 # clock); asym: plain TCG on arm64 with CPUs of two capacities (the
-# virt machine's device tree with capacity-dmips-mhz added, asym_dtb()).
-MODES = ("tcg", "icount", "asym")
+# virt machine's device tree with capacity-dmips-mhz added, asym_dtb());
+# late: plain TCG booted with maxcpus= half the CPUs, the tests bring the
+# others online (CPUs that were not up at boot).
+MODES = ("tcg", "icount", "asym", "late")
 # The arm64 machine, the same for the boot and for the dump of its device
 # tree that asym boots edit.
 ARM64_MACHINE = "virt,gic-version=3"
@@ -120,6 +122,8 @@ def load_plan(plan_path, suite, avail, warn=print):
             die(f"{plan_path}:{no}: bad cpus '{cpus}' or timeout '{tmo}'")
         if mode == "icount" and cpu_list != [1]:
             die(f"{plan_path}:{no}: icount mode is for -smp 1 only")
+        if mode == "late" and min(cpu_list) < 2:
+            die(f"{plan_path}:{no}: late mode needs 2 CPUs or more")
         if s == suite:
             lines.append((no, kind, pattern, cpu_list, mode, timeout))
     explicit = {(k, p) for _, k, p, _, _, _ in lines if not any(c in p for c in "*?[")}
@@ -215,12 +219,19 @@ def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extr
             # grace period waits as long.  RCU reports such a wait after
             # 21 s; give it the debug config's 60 s.  A lockup still shows.
             append += ["rcupdate.rcu_cpu_stall_timeout=60"]
+    if mode == "late":
+        append += [f"maxcpus={late_boot_cpus(cpus)}"]
     if append_extra:
         append.append(append_extra)
     cmd += ["-kernel", str(bzimage), "-initrd", str(initrd),
             "-append", " ".join(append), "-serial", serial0]
     cmd += second_channel(serial1) if arm else ["-serial", serial1]
     return cmd
+
+
+def late_boot_cpus(cpus):
+    """CPUs a late boot brings up at boot (maxcpus=); the rest come later."""
+    return max(1, cpus // 2)
 
 
 def asym_capacities(cpus):
@@ -512,7 +523,8 @@ def main():
     g.add_argument("--flavour", default="series")
     g.add_argument("--cpus", type=int, default=2)
     g.add_argument("--mode", default="tcg", choices=MODES,
-                   help="asym (arm64 only): CPUs of two capacities")
+                   help="asym (arm64 only): CPUs of two capacities; "
+                        "late: maxcpus= half the CPUs")
     g.add_argument("--cmd")
     g.add_argument("--timeout", type=int, default=600)
     args = ap.parse_args()

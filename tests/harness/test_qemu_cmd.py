@@ -88,6 +88,20 @@ class QemuCmd(unittest.TestCase):
         self.assertEqual(dltest.asym_capacities(4), [1024, 1024, 512, 512])
         self.assertEqual(dltest.asym_capacities(5), [1024, 1024, 1024, 512, 512])
 
+    def test_late_boot_brings_up_half_the_cpus(self):
+        for arch in ("x86_64", "arm64"):
+            cmd = dltest.qemu_cmd("k", "i", 4, "late", "series", "file:c", "file:k",
+                                  arch=arch)
+            append = opt(cmd, "-append")[0]
+            self.assertIn("maxcpus=2", append.split())
+            self.assertIn("dltest.mode=late", append)
+            self.assertNotIn("-icount", cmd)
+            plain = dltest.qemu_cmd("k", "i", 4, "tcg", "series", "file:c", "file:k",
+                                    arch=arch)
+            self.assertNotIn("maxcpus", opt(plain, "-append")[0])
+        self.assertEqual(dltest.late_boot_cpus(2), 1)
+        self.assertEqual(dltest.late_boot_cpus(5), 2)
+
     def test_guest_dirs_and_results_names_per_arch(self):
         with mock.patch.dict(os.environ, {"GUEST_DIR": ""}):
             self.assertEqual(dltest.guest_dir("x86_64"), ROOT / "build" / "guest")
