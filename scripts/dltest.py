@@ -363,6 +363,76 @@ def arch_label(arch):
     return "" if arch == "x86_64" else f"-{arch}"
 
 
+def emulator_fault(console):
+    """scripts/verdict's emulator_fault(): one rule for the harness and the verdict."""
+    import importlib.machinery
+    import importlib.util
+    loader = importlib.machinery.SourceFileLoader("verdict", str(ROOT / "scripts" / "verdict"))
+    verdict = importlib.util.module_from_spec(importlib.util.spec_from_loader("verdict", loader))
+    loader.exec_module(verdict)
+    return verdict.emulator_fault(console)
+
+
+def emulator_fault_of(d):
+    """scripts/verdict's emulator_fault() of boot directory d's console."""
+    console = d / "console.log"
+    return emulator_fault(console.read_text(errors="replace")) if console.is_file() else None
+
+
+def boot_group(args, bz, results, g, cpus, mode, tests):
+    """Boots group g once (its tests in one guest); returns its directory."""
+    d = results / g
+    d.mkdir()
+    scale = args.timeout_scale
+    listing = "".join(f"{i}\t{int(e['timeout'] * scale)}\t{e['id']}\t{e['path']}\n"
+                      for i, e in enumerate(tests, 1))
+    initrd = d / "initrd.cpio"
+    make_boot_cpio(initrd, {"tests": listing})
+    timeout = int((BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)) * scale)
+    if mode == "icount":
+        timeout = int(timeout * ICOUNT_SLOWDOWN)
+    dtb = boot_dtb(d, mode, args.arch, cpus)
+    if dtb:
+        say(f"boot {g}: CPU capacities {asym_capacities(cpus)} ({dtb})")
+    cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
+                   f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}",
+                   append_extra=args.append or "", arch=args.arch, dtb=dtb)
+    meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, arch=args.arch,
+                bzimage=str(bz),
+                tests=[e["id"] for e in tests], timeout=timeout, cmd=cmd, finished=False)
+    (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
+    say(f"boot {g}: {len(tests)} tests, timeout {timeout}s")
+    rc, timed_out, secs = run_qemu(cmd, timeout, d / "qemu.log",
+                                   Follower(d / "console.log", g))
+    meta.update(finished=True, qemu_rc=rc, timed_out=timed_out, seconds=round(secs, 1))
+    (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
+    initrd.unlink()
+    say(f"boot {g}: {'TIMED OUT' if timed_out else 'done'} in {secs:.0f}s "
+        f"(logs: {d}/console.log, ktap.log)")
+    return d
+
+
+def boot_group_once_more_after_emulator_fault(args, bz, results, g, cpus, mode, tests):
+    """Boots group g; once more if the boot died of the emulator, not the kernel.
+
+    That boot (see emulator_fault() in scripts/verdict) is kept as
+    <g>.emulator-fault, marked superseded_by in its boot.json and listed
+    by the verdict; the second boot is judged whatever it shows.
+    """
+    d = boot_group(args, bz, results, g, cpus, mode, tests)
+    fault = emulator_fault_of(d)
+    if not fault:
+        return
+    kept = results / f"{g}.emulator-fault"
+    d.rename(kept)
+    meta = json.loads((kept / "boot.json").read_text())
+    meta.update(superseded_by=g, emulator_fault=fault)
+    (kept / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
+    say(f"boot {g}: emulator fault, {fault}; booting the group once more "
+        f"(first boot's logs: {kept})")
+    boot_group(args, bz, results, g, cpus, mode, tests)
+
+
 def cmd_tests(args):
     set_arch(args.arch)
     bz = Path(args.bzimage)
@@ -407,34 +477,7 @@ def cmd_tests(args):
     t_all = time.monotonic()
     for (cpus, mode), tests in groups.items():
         g = group_name(cpus, mode)
-        d = results / g
-        d.mkdir()
-        scale = args.timeout_scale
-        listing = "".join(f"{i}\t{int(e['timeout'] * scale)}\t{e['id']}\t{e['path']}\n"
-                          for i, e in enumerate(tests, 1))
-        initrd = d / "initrd.cpio"
-        make_boot_cpio(initrd, {"tests": listing})
-        timeout = int((BOOT_OVERHEAD_S + sum(e["timeout"] for e in tests)) * scale)
-        if mode == "icount":
-            timeout = int(timeout * ICOUNT_SLOWDOWN)
-        dtb = boot_dtb(d, mode, args.arch, cpus)
-        if dtb:
-            say(f"boot {g}: CPU capacities {asym_capacities(cpus)} ({dtb})")
-        cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
-                       f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}",
-                       append_extra=args.append or "", arch=args.arch, dtb=dtb)
-        meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, arch=args.arch,
-                    bzimage=str(bz),
-                    tests=[e["id"] for e in tests], timeout=timeout, cmd=cmd, finished=False)
-        (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
-        say(f"boot {g}: {len(tests)} tests, timeout {timeout}s")
-        rc, timed_out, secs = run_qemu(cmd, timeout, d / "qemu.log",
-                                       Follower(d / "console.log", g))
-        meta.update(finished=True, qemu_rc=rc, timed_out=timed_out, seconds=round(secs, 1))
-        (d / "boot.json").write_text(json.dumps(meta, indent=1) + "\n")
-        initrd.unlink()
-        say(f"boot {g}: {'TIMED OUT' if timed_out else 'done'} in {secs:.0f}s "
-            f"(logs: {d}/console.log, ktap.log)")
+        boot_group_once_more_after_emulator_fault(args, bz, results, g, cpus, mode, tests)
     say(f"all boots done in {time.monotonic() - t_all:.0f}s")
     verdict = [sys.executable, str(ROOT / "scripts" / "verdict"), str(results)]
     with open(results / "summary.txt", "w") as out:

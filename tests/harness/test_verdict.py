@@ -11,6 +11,7 @@ Run: make test-harness  (python3 -m unittest discover -s tests/harness)
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -82,6 +83,67 @@ class Verdict(unittest.TestCase):
 
     def test_oops_and_panic(self):
         self.check(FIX / "oops", json.loads((FIX / "oops/expected.json").read_text()))
+
+    STALE_INT3 = ("dltest: test 1/2: sched_deadline/events (timeout 300s)\n"
+                  "[    6.054750] Oops: int3: 0000 [#1] PREEMPT SMP\n"
+                  "[    6.055260] CPU: 1 UID: 0 PID: 16 Comm: rcu_preempt Not tainted\n"
+                  "[    6.055474] RIP: 0010:__schedule+0x55e/0x7bf\n"
+                  "[    6.056104] Code: 4c 89 e9 4c 89 e2 e8 <c4> d8 e0 ff 65 ff 0d\n"
+                  "[    6.518871] Kernel panic - not syncing: Fatal exception in interrupt")
+
+    def test_emulator_fault_is_only_a_removed_int3(self):
+        # The int3 at RIP-1 was already replaced (e8): the emulator's.  One
+        # still in memory (cc), or an int3 Oops after another report, is the
+        # kernel's and stays a failure.
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import dltest
+        fault = dltest.emulator_fault(self.STALE_INT3)
+        self.assertIn("Oops: int3 at __schedule+0x55e/0x7bf, where the byte is e8", fault)
+        self.assertIsNone(dltest.emulator_fault(self.STALE_INT3.replace("e8 <c4>", "cc <c4>")))
+        self.assertIsNone(dltest.emulator_fault(
+            "[    5.000000] WARNING: CPU: 0 PID: 1 at kernel/sched/deadline.c:100\n"
+            + self.STALE_INT3))
+        self.assertIsNone(dltest.emulator_fault(self.STALE_INT3.replace("int3", "invalid opcode")))
+
+    def test_repeated_boot_after_emulator_fault(self):
+        # run-tests boots the group once more: the first boot is listed, not
+        # judged; the second is judged (here clean, so the run is green).
+        sys.path.insert(0, str(ROOT / "scripts"))
+        import dltest
+        with tempfile.TemporaryDirectory() as tmp:
+            results = Path(tmp)
+            consoles = [self.STALE_INT3, ""]
+
+            def fake_boot(args, bz, results, g, cpus, mode, tests):
+                d = results / g
+                d.mkdir()
+                for f in ("console.log", "ktap.log", "boot.json"):
+                    (d / f).write_bytes((FIX / "pass" / f).read_bytes())
+                with open(d / "console.log", "a") as c:
+                    c.write(consoles.pop(0) + "\n")
+                return d
+
+            real, dltest.boot_group = dltest.boot_group, fake_boot
+            try:
+                dltest.boot_group_once_more_after_emulator_fault(
+                    None, None, results, "2cpu-tcg", 2, "tcg", [])
+            finally:
+                dltest.boot_group = real
+            self.assertEqual(consoles, [])
+            kept = json.loads((results / "2cpu-tcg.emulator-fault/boot.json").read_text())
+            self.assertEqual(kept["superseded_by"], "2cpu-tcg")
+            out = self.check(results, {"passed": 3, "failed": 0, "skipped": 0})
+            self.assertIn("REPEAT 2cpu-tcg: Oops: int3 at __schedule+0x55e/0x7bf", out)
+            # A second emulator fault is judged: the run is red.
+            shutil.rmtree(results / "2cpu-tcg")
+            consoles[:] = [self.STALE_INT3]
+            dltest.boot_group = fake_boot
+            try:
+                d = dltest.boot_group(None, None, results, "2cpu-tcg", 2, "tcg", [])
+            finally:
+                dltest.boot_group = real
+            self.check(results, {"passed": 3, "failed": 2, "skipped": 0,
+                                 "failures_contain": ["kernel @2cpu-tcg: Oops: int3"]})
 
     def test_hung_boot(self):
         self.check(FIX / "hung", json.loads((FIX / "hung/expected.json").read_text()))
