@@ -7,6 +7,9 @@ scripts/run-guest (make run).  See those scripts' --help.
 
 import argparse
 import fnmatch
+import functools
+import importlib.machinery
+import importlib.util
 import json
 import os
 import shlex
@@ -363,14 +366,18 @@ def arch_label(arch):
     return "" if arch == "x86_64" else f"-{arch}"
 
 
-def emulator_fault(console):
-    """scripts/verdict's emulator_fault(): one rule for the harness and the verdict."""
-    import importlib.machinery
-    import importlib.util
+@functools.cache
+def verdict_module():
+    """scripts/verdict as a module, loaded once."""
     loader = importlib.machinery.SourceFileLoader("verdict", str(ROOT / "scripts" / "verdict"))
     verdict = importlib.util.module_from_spec(importlib.util.spec_from_loader("verdict", loader))
     loader.exec_module(verdict)
-    return verdict.emulator_fault(console)
+    return verdict
+
+
+def emulator_fault(console):
+    """scripts/verdict's emulator_fault(): one rule for the harness and the verdict."""
+    return verdict_module().emulator_fault(console)
 
 
 def emulator_fault_of(d):
