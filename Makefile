@@ -12,6 +12,15 @@
 #                       last line `N passed, N failed` (KERNEL=upstream
 #                       runs the same suite on the pristine kernel;
 #                       CPUS=16 runs its 8-CPU boot at 16 CPUs)
+#   make deb            installable Debian packages of the patched kernel
+#                       into build/deb/ (FLAVOUR=debian|debian-rt, default
+#                       debian-rt; MODULES=test: the test boots' trimmed
+#                       module set; scripts/build-deb)
+#   make test-system    a Debian 12 system (debootstrap, systemd) with the
+#                       package of make deb installed by dpkg -i, booted
+#                       in QEMU from its disk: client, kselftest, systemd
+#                       slice and cpuset checks (FLAVOUR=debian-rt by
+#                       default; needs root; scripts/test-system)
 #   make test-harness   only the harness's own tests (no kernel needed;
 #                       E2E=1 also boots a guest with a failing and a hung test)
 #   make check-series   checkpatch, every prefix builds, config matrix,
@@ -30,6 +39,10 @@
 # for an arm64 guest on QEMU's virt machine (cross-built, TCG), in
 # build/obj/$(KERNEL)-arm64, build/guest-arm64, results
 # build/results/latest-$(KERNEL)-arm64-test; `make setup ARCH=arm64` first.
+# FLAVOUR=guest|debian|debian-rt (kernel, run, test, deb): guest (default)
+# is the tinyconfig test kernel; debian and debian-rt start from Debian's
+# own configuration (generic, PREEMPT_RT) of the pinned version, in
+# build/obj/$(KERNEL)-$(FLAVOUR); their QEMU boots run TCG on one thread.
 # Variables: ARCH (x86_64|arm64), KERNEL (series), TREE (build/linux), JOBS (2), CPUS (2),
 # MODE (tcg), CMD, BOOTS (e.g. 1cpu-tcg), FILTER (test id glob), FORCE=1,
 # ALLOW_OTHER_BASE=1, DEBUG=1 (kernel with config/debug.config, built in
@@ -41,7 +54,8 @@ KERNEL ?= series
 CPUS ?= 2
 MODE ?= tcg
 TIMEOUT ?= 600
-export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG KASAN
+FLAVOUR ?= guest
+export KERNEL TREE JOBS FORCE ALLOW_OTHER_BASE CMD BOOTS FILTER DEBUG KASAN FLAVOUR
 
 # ARCH: x86_64 (the default, as before) or arm64, handed to the scripts,
 # which keep it out of Kbuild's environment for x86_64 (scripts/lib.sh).
@@ -56,9 +70,16 @@ ARCH_SUFFIX = $(if $(filter arm64,$(ARCH)),-arm64)
 x86_only = $(if $(filter arm64,$(ARCH)),$(error make $@ is x86_64 only; ARCH=arm64 \
 	is for setup, kernel, selftests, initramfs, run and test))
 KIMAGE = $(if $(filter arm64,$(ARCH)),arch/arm64/boot/Image,arch/x86/boot/bzImage)
-BZIMAGE = build/obj/$(KERNEL)$(if $(filter 1,$(DEBUG)),-debug)$(ARCH_SUFFIX)/$(KIMAGE)
+ifeq ($(filter guest debian debian-rt,$(FLAVOUR)),)
+$(error FLAVOUR must be guest, debian or debian-rt, not '$(FLAVOUR)')
+endif
+FLAVOUR_SUFFIX = $(if $(filter-out guest,$(FLAVOUR)),-$(FLAVOUR))
+BZIMAGE = build/obj/$(KERNEL)$(FLAVOUR_SUFFIX)$(if $(filter 1,$(DEBUG)),-debug)$(ARCH_SUFFIX)/$(KIMAGE)
+# The debian flavours' multi-CPU boots run QEMU's TCG on one host thread
+# (docs/testing.md, "Live code patching under TCG").
+TCG_THREAD = $(if $(filter-out guest,$(FLAVOUR)),single,multi)
 
-.PHONY: help setup tree apply export kernel selftests initramfs guest run test \
+.PHONY: help setup tree apply export kernel selftests initramfs guest run test deb test-system \
 	test-harness check-series fresh-check bench stress clean
 
 help:
@@ -87,10 +108,11 @@ initramfs guest: selftests
 run: kernel initramfs
 	@if [ -n "$$CMD" ]; then \
 		scripts/run-guest --bzimage $(BZIMAGE) --arch $(ARCH) --flavour $(KERNEL) \
-			--cpus $(CPUS) --mode $(MODE) --timeout $(TIMEOUT) --cmd "$$CMD"; \
+			--cpus $(CPUS) --mode $(MODE) --tcg-thread $(TCG_THREAD) \
+			--timeout $(TIMEOUT) --cmd "$$CMD"; \
 	else \
 		scripts/run-guest --bzimage $(BZIMAGE) --arch $(ARCH) --flavour $(KERNEL) \
-			--cpus $(CPUS) --mode $(MODE); \
+			--cpus $(CPUS) --mode $(MODE) --tcg-thread $(TCG_THREAD); \
 	fi
 
 # CPUS given to make test (command line or environment): the plan's widest
@@ -98,6 +120,16 @@ run: kernel initramfs
 test:
 	@$(if $(filter command line environment,$(origin CPUS)),WIDE_CPUS=$(CPUS)) \
 		ARCH=$(ARCH) scripts/test-suite
+
+deb:
+	scripts/make-tree --ensure
+	ARCH=$(ARCH) $(if $(filter command line environment,$(origin FLAVOUR)),,FLAVOUR=debian-rt) \
+		scripts/build-deb
+
+test-system:
+	@$(x86_only)scripts/make-tree --ensure
+	@ARCH=x86_64 $(if $(filter command line environment,$(origin FLAVOUR)),,FLAVOUR=debian-rt) \
+		scripts/test-system
 
 test-harness:
 	DLTEST_E2E=$(E2E) python3 -m unittest discover -v -s tests/harness

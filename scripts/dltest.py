@@ -177,15 +177,27 @@ def second_channel(serial1):
             "-device", "virtconsole,chardev=dlout"]
 
 
-def arm64_machine(cpus, machine_opts=""):
+def tcg_accel(tcg_thread="multi"):
+    """-accel of every boot.  multi (QEMU's default for these guests): one
+    host thread per vCPU.  single: all vCPUs take turns on one host thread;
+    the flavours with live code patching (JUMP_LABEL: Debian's) boot their
+    multi-CPU groups so, because a multi-threaded TCG vCPU can go on
+    executing an int3 that another vCPU's text_poke_bp() has already
+    removed (docs/testing.md, "Live code patching under TCG")."""
+    if tcg_thread not in ("multi", "single"):
+        die(f"--tcg-thread must be multi or single, not '{tcg_thread}'")
+    return ["-accel", "tcg" if tcg_thread == "multi" else "tcg,thread=single"]
+
+
+def arm64_machine(cpus, machine_opts="", tcg_thread="multi"):
     """QEMU's arm64 machine of every boot and of the device-tree dump an
     asym boot edits (asym_dtb()): both must describe the same machine."""
-    return ["-accel", "tcg", "-M", ARM64_MACHINE + machine_opts, "-cpu", ARM64_CPU,
+    return [*tcg_accel(tcg_thread), "-M", ARM64_MACHINE + machine_opts, "-cpu", ARM64_CPU,
             "-m", MEMORY, "-smp", str(cpus)]
 
 
 def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extra="",
-             arch="x86_64", dtb=None):
+             arch="x86_64", dtb=None, tcg_thread="multi"):
     """The QEMU command line of one boot.  x86_64: the pc machine, console
     on ttyS0, second channel ttyS1.  arm64: -M virt with a GICv3 (more
     than 8 CPUs), cortex-a57, console ttyAMA0 (the PL011), second channel
@@ -197,12 +209,12 @@ def qemu_cmd(bzimage, initrd, cpus, mode, flavour, serial0, serial1, append_extr
               f"dltest.kernel={flavour}", f"dltest.cpus={cpus}", f"dltest.mode={mode}"]
     if arm:
         cmd = ["qemu-system-aarch64", "-nodefaults", "-display", "none", "-no-reboot",
-               *arm64_machine(cpus)]
+               *arm64_machine(cpus, tcg_thread=tcg_thread)]
         if dtb:
             cmd += ["-dtb", str(dtb)]
     else:
         cmd = ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-no-reboot",
-               "-accel", "tcg", "-m", MEMORY, "-smp", str(cpus)]
+               *tcg_accel(tcg_thread), "-m", MEMORY, "-smp", str(cpus)]
     if mode == "icount":
         cmd += ["-icount", "shift=0,sleep=off"]
         if not arm:
@@ -403,7 +415,8 @@ def boot_group(args, bz, results, g, cpus, mode, tests):
         say(f"boot {g}: CPU capacities {asym_capacities(cpus)} ({dtb})")
     cmd = qemu_cmd(bz, initrd, cpus, mode, args.flavour,
                    f"file:{d / 'console.log'}", f"file:{d / 'ktap.log'}",
-                   append_extra=args.append or "", arch=args.arch, dtb=dtb)
+                   append_extra=args.append or "", arch=args.arch, dtb=dtb,
+                   tcg_thread=args.tcg_thread)
     meta = dict(group=g, cpus=cpus, mode=mode, kernel=args.flavour, arch=args.arch,
                 bzimage=str(bz),
                 tests=[e["id"] for e in tests], timeout=timeout, cmd=cmd, finished=False)
@@ -513,13 +526,14 @@ def cmd_guest(args):
     dtb = boot_dtb(d, args.mode, args.arch, args.cpus)
     if args.cmd is None:
         cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
-                       "mon:stdio", f"file:{d / 'out.log'}", arch=args.arch, dtb=dtb)
+                       "mon:stdio", f"file:{d / 'out.log'}", arch=args.arch, dtb=dtb,
+                       tcg_thread=args.tcg_thread)
         print(f"{PROG}: booting {bz} at -smp {args.cpus} ({args.mode}); "
               "exit the shell to stop, or Ctrl-A x", flush=True)
         return subprocess.call(cmd)
     cmd = qemu_cmd(bz, initrd, args.cpus, args.mode, args.flavour,
                    f"file:{d / 'console.log'}", f"file:{d / 'out.log'}", arch=args.arch,
-                   dtb=dtb)
+                   dtb=dtb, tcg_thread=args.tcg_thread)
     print(f"{PROG}: running in the guest ({args.flavour}, -smp {args.cpus}, {args.mode}): "
           f"{args.cmd}  [console log: {d}/console.log]", file=sys.stderr, flush=True)
 
@@ -545,6 +559,100 @@ def cmd_guest(args):
     return status
 
 
+def system_cmd(kernel, initrd, disk, cpus, serial0, serial1):
+    """The QEMU command line of make test-system's boot: the Debian
+    system's own kernel and initramfs (from its /boot), its disk as
+    virtio /dev/vda, systemd as PID 1; KTAP of the checks on ttyS1."""
+    append = ["root=/dev/vda", "rw", "console=ttyS0", "panic=-1",
+              "systemd.show_status=1", "systemd.log_color=0"]
+    return ["qemu-system-x86_64", "-nodefaults", "-display", "none", "-no-reboot",
+            *tcg_accel("single"), "-cpu", "max", "-m", "2G", "-smp", str(cpus),
+            "-kernel", str(kernel), "-initrd", str(initrd), "-append", " ".join(append),
+            "-drive", f"file={disk},if=virtio,format=raw",
+            "-serial", serial0, "-serial", serial1]
+
+
+def system_verdict(results, timed_out):
+    """Results of a test-system boot: its checks' KTAP, whether they ran to
+    the end, and the console's first kernel report; prints the per-check
+    lines and `N passed, N failed`; returns the exit status."""
+    ktap = results / "ktap.log"
+    lines = ktap.read_text(errors="replace").splitlines() if ktap.is_file() else []
+    console = (results / "console.log").read_text(errors="replace")
+    passed, failed, skipped = [], [], []
+    for line in lines:
+        if line.startswith("ok "):
+            name = line.split(None, 2)[2]
+            (skipped if "# SKIP" in name else passed).append(name)
+        elif line.startswith("not ok "):
+            failed.append(line.split(None, 3)[3])
+    begun = any(l.startswith("##### dltest-system begin") for l in lines)
+    ended = any(l.startswith("##### dltest-system end") for l in lines)
+    if not begun:
+        failed.append("system:boot: the checks never started (systemd did not reach "
+                      "multi-user.target or dltest-system.service did not run; "
+                      f"see {results}/console.log)")
+    elif not ended:
+        failed.append("system:boot: the checks did not run to their end"
+                      + (" (timed out)" if timed_out else ""))
+    else:
+        passed.append("system:boot")
+    verdict = verdict_module()
+    report = None
+    for i, l in enumerate(console.splitlines()):
+        if verdict.kernel_problem(verdict.TIMESTAMP.sub("", l.rstrip("\r"))):
+            report = "\n".join(console.splitlines()[i:i + 40])
+            break
+    if report:
+        failed.append("system:console-clean: kernel report on the console")
+    else:
+        passed.append("system:console-clean")
+    print("Per check:")
+    for n in passed:
+        print(f"  PASS {n}")
+    for n in skipped:
+        print(f"  SKIP {n}")
+    for n in failed:
+        print(f"  FAIL {n}")
+    if report:
+        print("First kernel report on the console:")
+        print(report)
+    print(f"{len(skipped)} skipped")
+    print(f"{len(passed)} passed, {len(failed)} failed")
+    return 1 if failed else 0
+
+
+def cmd_system(args):
+    results = Path(args.results)
+    boot = results
+    kernel = boot / f"vmlinuz-{args.release}"
+    initrd = boot / f"initrd.img-{args.release}"
+    for f in (kernel, initrd, Path(args.disk)):
+        if not f.is_file():
+            die(f"{f} missing")
+    cmd = system_cmd(kernel, initrd, args.disk, args.cpus,
+                     f"file:{results / 'console.log'}", f"file:{results / 'ktap.log'}")
+    (results / "boot.json").write_text(json.dumps(dict(cmd=cmd, release=args.release),
+                                                  indent=1) + "\n")
+    say(f"system boot: {args.release}, -smp {args.cpus}, timeout {args.timeout}s "
+        f"(console: {results}/console.log)")
+
+    class Progress(Follower):
+        def poll(self):
+            self.buf += self.read_new()
+            *lines, self.buf = self.buf.split(b"\n")
+            for line in lines:
+                text = line.decode(errors="replace").strip("\r")
+                if "dltest-system: check" in text or \
+                        ("Reached target" in text and "Multi-User" in text):
+                    say(text.split("] ", 1)[-1].strip())
+
+    rc, timed_out, secs = run_qemu(cmd, args.timeout, results / "qemu.log",
+                                   Progress(results / "console.log", "system"))
+    say(f"system boot: {'TIMED OUT' if timed_out else 'done'} in {secs:.0f}s")
+    return system_verdict(results, timed_out)
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG, description=__doc__)
     sub = ap.add_subparsers(dest="what", required=True)
@@ -567,6 +675,9 @@ def main():
     t.add_argument("--timeout-scale", type=float, default=1.0,
                    help="multiply every test's and boot's timeout (slow debug kernels)")
     t.add_argument("--filter", help="only test ids matching this glob")
+    t.add_argument("--tcg-thread", choices=("multi", "single"), default="multi",
+                   help="QEMU TCG threads: multi (one per vCPU, default) or single "
+                   "(vCPUs share one host thread: coherent live code patching)")
     g = sub.add_parser("guest", help="boot into a shell or run one command")
     g.add_argument("--bzimage", required=True, help="the kernel (arm64: its Image)")
     g.add_argument("--arch", choices=ARCHES, default=default_arch)
@@ -577,7 +688,16 @@ def main():
                         "late: maxcpus= half the CPUs")
     g.add_argument("--cmd")
     g.add_argument("--timeout", type=int, default=600)
+    g.add_argument("--tcg-thread", choices=("multi", "single"), default="multi")
+    y = sub.add_parser("system", help="boot make test-system's disk image and judge its checks")
+    y.add_argument("--results", required=True, help="dir with vmlinuz-R and initrd.img-R")
+    y.add_argument("--disk", required=True)
+    y.add_argument("--release", required=True)
+    y.add_argument("--cpus", type=int, default=2)
+    y.add_argument("--timeout", type=int, default=1800)
     args = ap.parse_args()
+    if args.what == "system":
+        return cmd_system(args)
     if args.what == "tests":
         return cmd_tests(args)
     return cmd_guest(args)

@@ -42,6 +42,8 @@ fi
 # scripts/setup (busybox, chrt, rt-app, ... and their libraries).
 ARM64_ROOT=$(abspath "${ARM64_ROOT:-build/arm64-root}")
 OBJ_ROOT=$(abspath "${OBJ_ROOT:-build/obj}")
+# Debian's kernel configurations (scripts/setup): <debian arch>/config.*.xz
+DEBIAN_CONFIG_DIR=$(abspath "${DEBIAN_CONFIG_DIR:-build/debian-config}")
 LOG_DIR=$(abspath "${LOG_DIR:-build/logs}")
 RESULTS_ROOT=$(abspath "${RESULTS_ROOT:-build/results}")
 GUEST_DIR=$(abspath "${GUEST_DIR:-build/guest$ARCH_SUFFIX}")    # initramfs staging + selftest install
@@ -229,4 +231,41 @@ format_patch() {
 tree_state_file() { printf '%s/.git/dltest-applied\n' "$TREE"; }
 record_tree_state() {
 	printf '%s %s\n' "$(series_digest)" "$(git -C "$TREE" rev-parse HEAD)" >"$(tree_state_file)"
+}
+
+# Prints "URI SUITE COMPONENT..." for every enabled `deb` entry of the
+# host's apt sources, one-line (.list) and deb822 (.sources) formats.
+host_apt_entries() {
+	local f
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk '$1 == "deb" {
+			i = 2; if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+			line = $i; for (j = i + 1; j <= NF && $j !~ /^#/; j++) line = line " " $j
+			print line }' "$f"
+	done
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk 'function flush() {
+			if (types ~ /(^| )deb( |$)/ && enabled != "no")
+				for (u in uris) for (s in suites) print uris[u], suites[s], comps
+			delete uris; delete suites; types = comps = ""; enabled = "yes" }
+		BEGIN { enabled = "yes" }
+		/^[[:space:]]*#/ { next }
+		/^[[:space:]]*$/ { flush(); next }
+		{ key = tolower($1); sub(/:$/, "", key); $1 = ""; sub(/^ +/, "")
+		  if (key == "types") types = $0
+		  else if (key == "uris") { n = split($0, a, " "); for (i = 1; i <= n; i++) uris[i] = a[i] }
+		  else if (key == "suites") { n = split($0, a, " "); for (i = 1; i <= n; i++) suites[i] = a[i] }
+		  else if (key == "components") comps = $0
+		  else if (key == "enabled") enabled = tolower($0) }
+		END { flush() }' "$f"
+	done
+}
+# debian12_apt_entries: the same, Debian 12's own archives only (bookworm,
+# -updates, -security), for a root made with debootstrap (make fresh-check,
+# make test-system): third-party repositories need keys a bare root does
+# not have.  Its bookworm entry's URI is the mirror to debootstrap from.
+debian12_apt_entries() {
+	host_apt_entries | awk '$2 ~ /^bookworm([-\/]|$)/' | sort -u || true
 }
