@@ -624,9 +624,8 @@ def system_verdict(results, timed_out):
 
 def cmd_system(args):
     results = Path(args.results)
-    boot = results
-    kernel = boot / f"vmlinuz-{args.release}"
-    initrd = boot / f"initrd.img-{args.release}"
+    kernel = results / f"vmlinuz-{args.release}"
+    initrd = results / f"initrd.img-{args.release}"
     for f in (kernel, initrd, Path(args.disk)):
         if not f.is_file():
             die(f"{f} missing")

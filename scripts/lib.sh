@@ -262,6 +262,13 @@ host_apt_entries() {
 		END { flush() }' "$f"
 	done
 }
+# mounted_under DIR: the mount points at or under DIR, deepest first (the
+# roots of make fresh-check and make test-system are unmounted so).
+mounted_under() {
+	awk -v root="$1" '$2 == root || index($2, root "/") == 1 { print $2 }' /proc/mounts |
+		sort -r
+}
+
 # debian12_apt_entries: the same, Debian 12's own archives only (bookworm,
 # -updates, -security), for a root made with debootstrap (make fresh-check,
 # make test-system): third-party repositories need keys a bare root does
