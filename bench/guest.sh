@@ -38,6 +38,19 @@ cyclic() {
 	timeout 60 cyclicdeadline -t "$1" -i 10000 -s 5000 -D "$CYC_S" -q
 }
 
+# Figure 3 with the HRTICK_DL scheduler feature on (both kernels have
+# it, off by default): a deadline task is then charged by a
+# high-resolution timer when its budget runs out, set at every pick.
+hrtick_dl() {
+	F=/sys/kernel/debug/sched/features
+	[ -w $F ] || mount -t debugfs debugfs /sys/kernel/debug
+	echo HRTICK_DL >$F || return 1
+	"$@"
+	rc=$?
+	echo NO_HRTICK_DL >$F
+	return $rc
+}
+
 trace8() {
 	T=/sys/kernel/tracing
 	echo 0 >$T/tracing_on
@@ -96,6 +109,7 @@ icount)
 	run fig1 $B/dlsets $B/sets1.txt "$SET_MS" 80
 	run fig3-dl $B/pingpong switch dl "$PP_ITERS"
 	run fig3-fifo $B/pingpong switch fifo "$PP_ITERS"
+	run fig3-dlhr hrtick_dl $B/pingpong switch dl "$PP_ITERS"
 	run fig4 $B/pingpong scale "$SCALE_N" "$SCALE_ROUNDS" "$SCALE_ITERS"
 	run fig5-wl1 $B/wakelat 1 "$LAT_MS" 50
 	run fig5-wl4 $B/wakelat 4 "$LAT_MS" 50
