@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The harness's own tests: scripts/verdict must turn a failing KTAP stream,
 a kernel WARN, an oops, a hung boot, a bad exit status, an all-skipped
-run and a leaf that fails its rerun too red, and a clean run (or one whose
+run and a leaf that fails its rerun too red (a failed leaf followed by
+what it printed), and a clean run (or one whose
 only failure passed its rerun, listed apart) green.  Fixtures: tests/harness/fixtures/<case>/
 (boot.json, console.log, ktap.log as scripts/run-tests writes them, and
 expected.json) plus one-file.log, a single serial log with both streams.
@@ -50,6 +51,16 @@ class Verdict(unittest.TestCase):
 
     def test_failing_ktap_stream(self):
         self.check(FIX / "ktap-fail", json.loads((FIX / "ktap-fail/expected.json").read_text()))
+
+    def test_failed_leaf_says_what_it_expected(self):
+        # The leaf's own diagnostics follow its failure line, so a CI run
+        # whose logs are gone still says which expectation failed.
+        out = self.check(FIX / "ktap-fail", json.loads((FIX / "ktap-fail/expected.json").read_text()))
+        lines = out.splitlines()
+        i = next(i for i, l in enumerate(lines)
+                 if l.startswith("  FAIL sched_deadline/demo:global.second"))
+        self.assertEqual(lines[i + 1], "  | demo.c:42:second:Expected 0 (0) == ret (-1)", out)
+        self.assertNotIn("FAIL  global.second", lines[i + 2], out)
 
     def test_rerun_pass_is_listed_apart(self):
         # A leaf that failed and passed its rerun counts, and is listed with
