@@ -2,13 +2,16 @@
 /*
  * dlsets FILE DURATION_MS WORK_PERCENT: runs each periodic task set of
  * FILE (written by bench/uunifast.py) for DURATION_MS and counts the jobs
- * that finish after their absolute deadline (figures 1 and 2).
+ * that finish after their absolute deadline (figures 1, 2, 9 and 11).
  *
- * FILE: "set ID U N" followed by N lines "RUNTIME_NS PERIOD_NS".  Every
- * task is a thread with SCHED_DEADLINE (runtime, deadline = period,
- * period), all released together at t0; job k is released at
- * t0 + k * period (clock_nanosleep), burns WORK_PERCENT % of
- * (runtime - 0.2 ms) in CPU time (the 0.2 ms is left for the kernel's
+ * FILE: "set ID U N" followed by N lines "RUNTIME_NS PERIOD_NS [CPU]".
+ * Every task is a thread with SCHED_DEADLINE (runtime, deadline = period,
+ * period); one with a CPU >= 0 (figure 11) first sets its affinity to that
+ * one CPU (sched_setaffinity), then asks for SCHED_DEADLINE: a pinned
+ * task, which pristine 6.12 refuses (EPERM); CPU -1 or no CPU column keeps
+ * the whole mask (a global task).  All are released together at t0; job
+ * k is released at t0 + k * period (clock_nanosleep), burns WORK_PERCENT %
+ * of (runtime - 0.2 ms) in CPU time (the 0.2 ms is left for the kernel's
  * own work for the job, tens to hundreds of microseconds under TCG) and
  * is late if it ends after t0 + (k + 1) * period.  Jobs not started by
  * the end of the run are counted as missed (tardiness: at least the
@@ -20,8 +23,16 @@
  * (see mark_fd).
  * Prints per set:
  *   set=ID u=U n=N jobs=J misses=M maxtard_ns=T rejected=R
- * (R = threads whose sched_setattr failed; their set's other numbers
- * still count the admitted tasks).
+ *   pinned=P rejected_pinned=RP jobs_pinned=JP misses_pinned=MP
+ *   maxtard_pinned_ns=TP maxtard_global_ns=TG migrations=X
+ *   migrations_pinned=XP
+ * (R = threads whose sched_setattr failed, RP those of them pinned: the
+ * kernel admitted the whole set when R = 0; the set's other numbers still
+ * count the admitted tasks.  P = tasks with a CPU; the _pinned numbers are
+ * theirs, maxtard_global_ns that of the others.  X = migrations of the
+ * admitted tasks from their admission to their last job, the difference
+ * of se.nr_migrations in /proc/thread-self/sched (CONFIG_SCHED_DEBUG);
+ * -1 when that file cannot be read.)
  */
 #include "bench.h"
 
@@ -39,21 +50,56 @@ static int mark_fd = -1;
 
 struct task {
 	uint64_t rt, per, t0, end, work;
-	int rejected, tid, done;
+	int rejected, tid, done, cpu;
+	const char *set;
 	uint64_t jobs, misses, maxtard;
+	int64_t migr;		/* migrations while admitted, -1: unknown */
 };
+
+/* se.nr_migrations of the calling thread, -1 if it cannot be read. */
+static int64_t nr_migrations(void)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "se.nr_migrations", 16)) {
+			char *colon = strchr(line, ':');
+
+			if (colon)
+				v = strtoll(colon + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
 
 static void *run_task(void *arg)
 {
 	struct task *t = arg;
 	uint64_t k, r, c;
+	int64_t m0;
 
 	t->tid = gettid();
+	if (t->cpu >= 0) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(t->cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			die("dlsets: set %s, task %llu/%llu ns: sched_setaffinity to CPU %d: %s",
+			    t->set, (unsigned long long)t->rt, (unsigned long long)t->per,
+			    t->cpu, strerror(errno));
+	}
 	if (set_dl(0, t->rt, t->per, t->per)) {
 		t->rejected = 1;
 		__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 		return NULL;
 	}
+	m0 = nr_migrations();
 	for (k = 0;; k++) {
 		r = t->t0 + k * t->per;
 		if (r + t->per > t->end)
@@ -99,6 +145,9 @@ static void *run_task(void *arg)
 		if (c >= t->end + HARD_NS)
 			continue;
 	}
+	t->migr = m0 >= 0 ? nr_migrations() : -1;
+	if (t->migr >= 0)
+		t->migr -= m0;
 	set_other(0);
 	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -128,7 +177,9 @@ int main(int argc, char **argv)
 		struct task ts[64];
 		pthread_t th[64];
 		uint64_t jobs = 0, misses = 0, maxtard = 0, t0;
-		int rej = 0;
+		uint64_t jobs_p = 0, misses_p = 0, maxtard_p = 0, maxtard_g = 0;
+		int64_t migr = 0, migr_p = 0;
+		int rej = 0, rej_p = 0, npinned = 0;
 
 		if (sscanf(line, "set %63s %lf %d", id, &u, &n) != 3)
 			continue;
@@ -137,12 +188,18 @@ int main(int argc, char **argv)
 		memset(ts, 0, sizeof(ts));
 		for (i = 0; i < n; i++) {
 			unsigned long long rt, per;
+			int cpu = -1;
 
 			if (!fgets(line, sizeof(line), f) ||
-			    sscanf(line, "%llu %llu", &rt, &per) != 2)
+			    sscanf(line, "%llu %llu %d", &rt, &per, &cpu) < 2)
 				die("short set %s", id);
+			if (cpu < -1 || cpu >= CPU_SETSIZE)
+				die("set %s, task %d: bad CPU %d", id, i, cpu);
 			ts[i].rt = rt;
 			ts[i].per = per;
+			ts[i].cpu = cpu;
+			ts[i].set = id;
+			npinned += cpu >= 0;
 		}
 		/* the previous set's bandwidth may stay reserved up to a
 		 * period (upstream releases it at the 0-lag time) */
@@ -174,19 +231,40 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			pthread_join(th[i], NULL);
 			if (getenv("DLSETS_VERBOSE"))
-				printf("# task %d rt=%llu per=%llu jobs=%llu misses=%llu maxtard=%llu rej=%d\n",
+				printf("# task %d rt=%llu per=%llu cpu=%d jobs=%llu misses=%llu maxtard=%llu rej=%d migr=%lld\n",
 				       i, (unsigned long long)ts[i].rt, (unsigned long long)ts[i].per,
+				       ts[i].cpu,
 				       (unsigned long long)ts[i].jobs, (unsigned long long)ts[i].misses,
-				       (unsigned long long)ts[i].maxtard, ts[i].rejected);
+				       (unsigned long long)ts[i].maxtard, ts[i].rejected,
+				       (long long)ts[i].migr);
 			jobs += ts[i].jobs;
 			misses += ts[i].misses;
 			rej += ts[i].rejected;
 			if (ts[i].maxtard > maxtard)
 				maxtard = ts[i].maxtard;
+			if (!ts[i].rejected && migr >= 0)
+				migr = ts[i].migr < 0 ? -1 : migr + ts[i].migr;
+			if (ts[i].cpu >= 0) {
+				jobs_p += ts[i].jobs;
+				misses_p += ts[i].misses;
+				rej_p += ts[i].rejected;
+				if (ts[i].maxtard > maxtard_p)
+					maxtard_p = ts[i].maxtard;
+				if (!ts[i].rejected && migr_p >= 0)
+					migr_p = ts[i].migr < 0 ? -1 : migr_p + ts[i].migr;
+			} else if (ts[i].maxtard > maxtard_g) {
+				maxtard_g = ts[i].maxtard;
+			}
 		}
-		printf("set=%s u=%.3f n=%d jobs=%llu misses=%llu maxtard_ns=%llu rejected=%d\n",
+		printf("set=%s u=%.3f n=%d jobs=%llu misses=%llu maxtard_ns=%llu rejected=%d "
+		       "pinned=%d rejected_pinned=%d jobs_pinned=%llu misses_pinned=%llu "
+		       "maxtard_pinned_ns=%llu maxtard_global_ns=%llu migrations=%lld "
+		       "migrations_pinned=%lld\n",
 		       id, u, n, (unsigned long long)jobs, (unsigned long long)misses,
-		       (unsigned long long)maxtard, rej);
+		       (unsigned long long)maxtard, rej, npinned, rej_p,
+		       (unsigned long long)jobs_p, (unsigned long long)misses_p,
+		       (unsigned long long)maxtard_p, (unsigned long long)maxtard_g,
+		       (long long)migr, (long long)migr_p);
 		fflush(stdout);
 	}
 	return 0;

@@ -104,6 +104,11 @@ edf*)
 	;;
 adm*)
 	run fig10 $B/admit "$ADMIT_ITERS"
+	# Figure 11's costs: admission of a task pinned to CPU 0, and a
+	# deadline task's mask changed CPU 0 <-> all CPUs (6.12 refuses both:
+	# "refused=" and status 0, which the host reports as n/a)
+	run fig11-pin $B/admit pinned "$ADMIT_ITERS"
+	run fig11-aff $B/admit affinity "$AFF_ITERS"
 	;;
 icount)
 	run fig1 $B/dlsets $B/sets1.txt "$SET_MS" 80
@@ -122,6 +127,11 @@ icount)
 smp2|icount2)
 	run fig2 $B/dlsets $B/sets2.txt "$SET_MS" 80
 	run fig8 trace8
+	# Figure 11: the same UUniFast sets with 0, 25, 50, 100 % of their
+	# tasks pinned to one CPU (sets11.txt, third column); plain TCG only
+	if [ "$mode" = smp2 ]; then
+		run fig11 $B/dlsets $B/sets11.txt "$P11_MS" 50
+	fi
 	;;
 esac
 echo "@@ dmesg-warnings $(dmesg | grep -cE 'WARNING|BUG|Oops|lagged|throttl')"

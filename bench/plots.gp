@@ -1,4 +1,4 @@
-# Figures 1-7 of `make bench` (scripts/bench runs this twice: PNG, SVG).
+# Figures 1-7, 10 and 11 of `make bench` (scripts/bench runs this twice: PNG, SVG).
 # gnuplot -e "dir='RESULTS'; term='pngcairo|svg'; ext='png|svg'" bench/plots.gp
 # Data files (written by scripts/bench): one row per x (or per bar group),
 # columns: x, ours median, min, max, upstream median, min, max.
@@ -108,3 +108,55 @@ set title "switch A<->B (dequeue + pick + enqueue)"
 plot f("fig4-switch") using 1:2:3:4 with yerrorlines ls 1 title O, \
      ''               using 1:5:6:7 with yerrorlines ls 2 title U
 unset multiplot
+
+# 11: pinned fraction, 2 CPUs plain TCG (scripts/bench writes fig11-*.dat:
+# x = pinned fraction; admitted: then R1+R2 and the partitions, computed;
+# tardiness: ours pinned, ours global, upstream pinned, upstream global;
+# cost: bars per kind of call and m, icount).  A point upstream does not
+# have (it refuses pinned tasks) is nan in the data and left out.
+unset logscale x
+set style data lines
+set output out("fig11")
+set multiplot layout 2,2 title "Figure 11: the same UUniFast sets (2 CPUs, U 1.0..1.75) with a fraction of their tasks pinned to one CPU"
+set xlabel "fraction of each set's tasks pinned (worst-fit)"
+set xrange [-0.05:1.05]
+set xtics ("0" 0, "0.25" 0.25, "0.5" 0.5, "1" 1)
+set style line 5 lc rgb "#555555" lw 1.5 pt 8 dt 3
+set style line 6 lc rgb "#2ca02c" lw 1 pt 1 dt 4
+set key right center
+set title "task sets admitted whole (no sched_setattr refused)"
+set ylabel "share of the sets"
+set yrange [-0.05:1.1]
+set ytics 0, 0.25, 1
+plot f("fig11-admitted") using ($1-0.008):2:3:4 with yerrorlines ls 1 title O, \
+     ''                  using ($1+0.008):5:6:7 with yerrorlines ls 2 title U, \
+     ''                  using 1:8 with linespoints ls 6 title "R1+R2, computed", \
+     ''                  using 1:9 with linespoints ls 5 title "cpuset partition per pinned CPU, computed"
+set title "max tardiness, sets admitted whole, plain TCG (log scale)"
+set ylabel "ms"
+set logscale y
+set yrange [*:*]
+set ytics auto
+set key bottom right
+plot f("fig11-tardiness") using ($1-0.008):($2+0.001):($3+0.001):($4+0.001) with yerrorlines ls 1 title O." pinned", \
+     ''                   using ($1-0.016):($5+0.001):($6+0.001):($7+0.001) with yerrorlines ls 3 title O." global", \
+     ''                   using ($1+0.016):($11+0.001):($12+0.001):($13+0.001) with yerrorlines ls 4 title U." global"
+unset logscale y
+set title "migrations per job, sets admitted whole, plain TCG"
+set ylabel "se.nr_migrations / jobs"
+set yrange [0:*]
+plot f("fig11-migr") using ($1-0.008):2:3:4 with yerrorlines ls 1 title O, \
+     ''              using ($1+0.008):5:6:7 with yerrorlines ls 2 title U
+set style data histograms
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.8 border -1
+set xrange [*:*]
+set xtics auto rotate by 30 right
+unset xlabel
+set key top left horizontal
+set offsets 0, 0, graph 0.25, 0
+set title "cost per call, icount (6.12 refuses pinned: no bar)"
+set ylabel "ns per call"
+plot f("fig11-cost") using 2:3:4:xtic(1) ls 1 title O, '' using 5:6:7 ls 2 title U
+unset multiplot
+set offsets 0, 0, 0, 0
