@@ -65,27 +65,6 @@ static int set_mask(const cpu_set_t *m)
 	return sched_setaffinity(0, sizeof(*m), m) ? -errno : 0;
 }
 
-/* se.nr_migrations of the calling thread, -1 if it cannot be read. */
-static long long nr_migrations(void)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/thread-self/sched", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "se.nr_migrations", 16)) {
-			char *colon = strchr(line, ':');
-
-			if (colon)
-				v = strtoll(colon + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 static void setattr_pairs(const char *mode, long n)
 {
 	uint64_t t = 0, spent = 0;

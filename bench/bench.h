@@ -128,4 +128,26 @@ static inline pthread_t start_thread(void *(*fn)(void *), void *arg)
 	pthread_attr_destroy(&at);
 	return t;
 }
+
+/* se.nr_migrations of the calling thread, -1 if it cannot be read. */
+static inline int64_t nr_migrations(void)
+{
+	char line[256];
+	long long v = -1;
+	FILE *f = fopen("/proc/thread-self/sched", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "se.nr_migrations", 16)) {
+			char *colon = strchr(line, ':');
+
+			if (colon)
+				v = strtoll(colon + 1, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
 #endif

@@ -56,27 +56,6 @@ struct task {
 	int64_t migr;		/* migrations while admitted, -1: unknown */
 };
 
-/* se.nr_migrations of the calling thread, -1 if it cannot be read. */
-static int64_t nr_migrations(void)
-{
-	char line[256];
-	long long v = -1;
-	FILE *f = fopen("/proc/thread-self/sched", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "se.nr_migrations", 16)) {
-			char *colon = strchr(line, ':');
-
-			if (colon)
-				v = strtoll(colon + 1, NULL, 10);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
 static void *run_task(void *arg)
 {
 	struct task *t = arg;
