@@ -56,6 +56,24 @@ struct task {
 	int64_t migr;		/* migrations while admitted, -1: unknown */
 };
 
+/* What a set's tasks (or its pinned ones) add up to. */
+struct sums {
+	uint64_t jobs, misses, maxtard;
+	int64_t migr;		/* -1 once a task's count is unknown */
+	int rejected;
+};
+
+static void sums_add(struct sums *s, const struct task *t)
+{
+	s->jobs += t->jobs;
+	s->misses += t->misses;
+	s->rejected += t->rejected;
+	if (t->maxtard > s->maxtard)
+		s->maxtard = t->maxtard;
+	if (!t->rejected && s->migr >= 0)
+		s->migr = t->migr < 0 ? -1 : s->migr + t->migr;
+}
+
 static void *run_task(void *arg)
 {
 	struct task *t = arg;
@@ -155,10 +173,9 @@ int main(int argc, char **argv)
 	while (fgets(line, sizeof(line), f)) {
 		struct task ts[64];
 		pthread_t th[64];
-		uint64_t jobs = 0, misses = 0, maxtard = 0, t0;
-		uint64_t jobs_p = 0, misses_p = 0, maxtard_p = 0, maxtard_g = 0;
-		int64_t migr = 0, migr_p = 0;
-		int rej = 0, rej_p = 0, npinned = 0;
+		struct sums all = { 0 }, pinned = { 0 };
+		uint64_t maxtard_g = 0, t0;
+		int npinned = 0;
 
 		if (sscanf(line, "set %63s %lf %d", id, &u, &n) != 3)
 			continue;
@@ -216,34 +233,24 @@ int main(int argc, char **argv)
 				       (unsigned long long)ts[i].jobs, (unsigned long long)ts[i].misses,
 				       (unsigned long long)ts[i].maxtard, ts[i].rejected,
 				       (long long)ts[i].migr);
-			jobs += ts[i].jobs;
-			misses += ts[i].misses;
-			rej += ts[i].rejected;
-			if (ts[i].maxtard > maxtard)
-				maxtard = ts[i].maxtard;
-			if (!ts[i].rejected && migr >= 0)
-				migr = ts[i].migr < 0 ? -1 : migr + ts[i].migr;
-			if (ts[i].cpu >= 0) {
-				jobs_p += ts[i].jobs;
-				misses_p += ts[i].misses;
-				rej_p += ts[i].rejected;
-				if (ts[i].maxtard > maxtard_p)
-					maxtard_p = ts[i].maxtard;
-				if (!ts[i].rejected && migr_p >= 0)
-					migr_p = ts[i].migr < 0 ? -1 : migr_p + ts[i].migr;
-			} else if (ts[i].maxtard > maxtard_g) {
+			sums_add(&all, &ts[i]);
+			if (ts[i].cpu >= 0)
+				sums_add(&pinned, &ts[i]);
+			else if (ts[i].maxtard > maxtard_g)
 				maxtard_g = ts[i].maxtard;
-			}
 		}
 		printf("set=%s u=%.3f n=%d jobs=%llu misses=%llu maxtard_ns=%llu rejected=%d "
 		       "pinned=%d rejected_pinned=%d jobs_pinned=%llu misses_pinned=%llu "
 		       "maxtard_pinned_ns=%llu maxtard_global_ns=%llu migrations=%lld "
 		       "migrations_pinned=%lld\n",
-		       id, u, n, (unsigned long long)jobs, (unsigned long long)misses,
-		       (unsigned long long)maxtard, rej, npinned, rej_p,
-		       (unsigned long long)jobs_p, (unsigned long long)misses_p,
-		       (unsigned long long)maxtard_p, (unsigned long long)maxtard_g,
-		       (long long)migr, (long long)migr_p);
+		       id, u, n, (unsigned long long)all.jobs,
+		       (unsigned long long)all.misses,
+		       (unsigned long long)all.maxtard, all.rejected, npinned,
+		       pinned.rejected, (unsigned long long)pinned.jobs,
+		       (unsigned long long)pinned.misses,
+		       (unsigned long long)pinned.maxtard,
+		       (unsigned long long)maxtard_g, (long long)all.migr,
+		       (long long)pinned.migr);
 		fflush(stdout);
 	}
 	return 0;
