@@ -1,6 +1,6 @@
 #!/bin/sh
 # In-guest driver of `make bench` (busybox sh), started by scripts/bench
-# through /etc/dltest/cmd:  sh /opt/bench/guest.sh icount|smp2|icount2
+# through /etc/dltest/cmd:  sh /opt/bench/guest.sh MODE (scripts/bench, MODES)
 # Sizes come from /opt/bench/size.env (written by scripts/bench).
 # Every workload's output sits between "@@ begin NAME" and
 # "@@ end NAME rc=N"; "@@ done" ends a complete run.
@@ -132,6 +132,10 @@ smp2|icount2)
 	if [ "$mode" = smp2 ]; then
 		run fig11 $B/dlsets $B/sets11.txt "$P11_MS" 50
 	fi
+	;;
+pin*)
+	# Figure 11 at 4 and 8 CPUs, icount: sets of 2m..3m tasks
+	run fig11 $B/dlsets "$B/sets11-$(nproc).txt" "$P11X_MS" 50
 	;;
 esac
 echo "@@ dmesg-warnings $(dmesg | grep -cE 'WARNING|BUG|Oops|lagged|throttl')"

@@ -1,4 +1,4 @@
-# Figures 1-7, 10 and 11 of `make bench` (scripts/bench runs this twice: PNG, SVG).
+# Figures 1-7, 10, 11 and 11 at 4, 8 CPUs of `make bench` (scripts/bench runs this twice: PNG, SVG).
 # gnuplot -e "dir='RESULTS'; term='pngcairo|svg'; ext='png|svg'" bench/plots.gp
 # Data files (written by scripts/bench): one row per x (or per bar group),
 # columns: x, ours median, min, max, upstream median, min, max.
@@ -160,3 +160,35 @@ set ylabel "ns per call"
 plot f("fig11-cost") using 2:3:4:xtic(1) ls 1 title O, '' using 5:6:7 ls 2 title U
 unset multiplot
 set offsets 0, 0, 0, 0
+
+# 11 at 4 and 8 CPUs, icount (fig11-4-*.dat, fig11-8-*.dat, columns as
+# figure 11's): each m's own sets of 2m..3m tasks, U 0.5 m .. 0.875 m.
+set style data lines
+unset offsets
+set output out("fig11x")
+set multiplot layout 2,2 title "Figure 11 at 4 and 8 CPUs (icount): UUniFast sets of 2m..3m tasks, U 0.5m..0.875m, a fraction pinned"
+set xlabel "fraction of each set's tasks pinned (worst-fit)"
+set xrange [-0.05:1.05]
+set xtics ("0" 0, "0.25" 0.25, "0.5" 0.5, "1" 1) norotate
+do for [m in "4 8"] {
+	set title sprintf("task sets admitted whole, %s CPUs", m)
+	set ylabel "share of the sets"
+	set yrange [-0.05:1.1]
+	set ytics 0, 0.25, 1
+	unset logscale y
+	set key right center
+	plot f("fig11-".m."-admitted") using ($1-0.008):2:3:4 with yerrorlines ls 1 title O, \
+	     ''                        using ($1+0.008):5:6:7 with yerrorlines ls 2 title U, \
+	     ''                        using 1:8 with linespoints ls 6 title "R1+R2, computed", \
+	     ''                        using 1:9 with linespoints ls 5 title "cpuset partition per pinned CPU, computed"
+	set title sprintf("max tardiness, sets admitted whole, %s CPUs (log scale)", m)
+	set ylabel "ms"
+	set logscale y
+	set yrange [*:*]
+	set ytics auto
+	set key bottom right
+	plot f("fig11-".m."-tardiness") using ($1-0.008):($2+0.001):($3+0.001):($4+0.001) with yerrorlines ls 1 title O." pinned", \
+	     ''                         using ($1-0.016):($5+0.001):($6+0.001):($7+0.001) with yerrorlines ls 3 title O." global", \
+	     ''                         using ($1+0.016):($11+0.001):($12+0.001):($13+0.001) with yerrorlines ls 4 title U." global"
+}
+unset multiplot
