@@ -171,17 +171,17 @@ set xlabel "fraction of each set's tasks pinned (worst-fit)"
 set xrange [-0.05:1.05]
 set xtics ("0" 0, "0.25" 0.25, "0.5" 0.5, "1" 1) norotate
 do for [m in "4 8"] {
+	unset logscale y
 	set title sprintf("task sets admitted whole, %s CPUs", m)
 	set ylabel "share of the sets"
 	set yrange [-0.05:1.1]
 	set ytics 0, 0.25, 1
-	unset logscale y
 	set key right center
 	plot f("fig11-".m."-admitted") using ($1-0.008):2:3:4 with yerrorlines ls 1 title O, \
 	     ''                        using ($1+0.008):5:6:7 with yerrorlines ls 2 title U, \
 	     ''                        using 1:8 with linespoints ls 6 title "R1+R2, computed", \
 	     ''                        using 1:9 with linespoints ls 5 title "cpuset partition per pinned CPU, computed"
-	set title sprintf("max tardiness, sets admitted whole, %s CPUs (log scale)", m)
+	set title sprintf("max tardiness, %s CPUs (emulation-distorted, log)", m)
 	set ylabel "ms"
 	set logscale y
 	set yrange [*:*]
