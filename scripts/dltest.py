@@ -579,11 +579,13 @@ def system_verdict(results, timed_out):
     ktap = results / "ktap.log"
     lines = ktap.read_text(errors="replace").splitlines() if ktap.is_file() else []
     console = (results / "console.log").read_text(errors="replace")
-    passed, failed, skipped = [], [], []
+    passed, failed, skipped, rerun = [], [], [], []
     for line in lines:
         if line.startswith("ok "):
             name = line.split(None, 2)[2]
             (skipped if "# SKIP" in name else passed).append(name)
+            if "# RERUN" in name:
+                rerun.append(name)
         elif line.startswith("not ok "):
             failed.append(line.split(None, 3)[3])
     begun = any(l.startswith("##### dltest-system begin") for l in lines)
@@ -614,6 +616,10 @@ def system_verdict(results, timed_out):
         print(f"  SKIP {n}")
     for n in failed:
         print(f"  FAIL {n}")
+    if rerun:
+        print(f"Failed, then passed on a rerun of their failed tests ({len(rerun)}):")
+        for n in rerun:
+            print(f"  RERUN {n}")
     if report:
         print("First kernel report on the console:")
         print(report)
