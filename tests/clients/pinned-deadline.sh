@@ -20,10 +20,11 @@ TASKSET=${TASKSET:-/usr/bin/taskset}
 [ -x "$TASKSET" ] || TASKSET=$(command -v taskset)
 RTAPP=${RTAPP:-$(command -v rt-app)}
 DBG=/sys/kernel/debug/sched/debug
+HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=/tmp/pinned-deadline
 RT=2000000
 PER=20000000
-. "$(dirname "$0")/ktap.sh"
+. "$HERE/ktap.sh"
 
 echo "KTAP version 1"
 echo "1..3"
@@ -55,10 +56,10 @@ skips=0
 # 1. taskset then chrt.  Reset-on-fork lets the task's shell run the
 # readers; they report on the shell ($$), the deadline task.
 out=$($TASKSET -c $N $CHRT -R -d -T $RT -D $PER -P $PER 0 sh -c \
-	"$CHRT -p \$\$; $TASKSET -cp \$\$; sed -n '/^dl_rq\[$N\]:/,/^\$/p' $DBG | grep -m 1 dl_pinned_bw" 2>&1)
+	"$CHRT -p \$\$; $TASKSET -cp \$\$; echo pinned share: \$(sh $HERE/pinned-bw.sh $N)" 2>&1)
 rc=$?
 echo "$out" | sed 's/^/# /'
-pinned=$(echo "$out" | sed -n 's/.*\.dl_pinned_bw *: *\([0-9]*\)$/\1/p')
+pinned=$(echo "$out" | sed -n 's/^pinned share: //p')
 if [ $series -eq 0 ]; then
 	if [ $rc -ne 0 ] && echo "$out" | grep -q "Operation not permitted"; then
 		skip taskset_chrt_runs_pinned "sched_setattr EPERM"
