@@ -47,6 +47,15 @@ class SystemVerdict(unittest.TestCase):
         self.assertNotIn("RERUN", out)
         self.assertTrue(out.rstrip().endswith("3 passed, 1 failed"), out)
 
+    def test_kernel_report_fails(self):
+        rc, out = verdict([BEGIN, "ok 1 kselftest:abi", END],
+                          console="[    1.000000] Linux version 6.12\n"
+                                  "[    2.000000] BUG: kernel NULL pointer dereference, "
+                                  "address: 0000000000000000\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("  FAIL system:console-clean: kernel report on the console", out)
+        self.assertIn("BUG: kernel NULL pointer dereference", out)
+
     def test_unfinished_boot_fails(self):
         rc, out = verdict([BEGIN, "ok 1 kselftest:abi"])
         self.assertEqual(rc, 1)
